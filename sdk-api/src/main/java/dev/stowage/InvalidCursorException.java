@@ -1,0 +1,49 @@
+package dev.stowage;
+
+/**
+ * A page cursor was rejected. {@link #reason()} says why: it was altered or truncated, it has
+ * expired, or it belongs to another namespace, table or cursor key. No data is read for a rejected
+ * cursor.
+ */
+public final class InvalidCursorException extends StowageException {
+  private static final long serialVersionUID = 1L;
+
+  /** Why a cursor was rejected. */
+  public enum Reason {
+    /** Not a cursor at all: bad encoding, wrong length. */
+    MALFORMED,
+    /** Its authentication failed: altered, truncated, or sealed with another cursor key. */
+    TAMPERED,
+    /** Its expiry has passed. */
+    EXPIRED,
+    /** It was issued in another namespace. */
+    WRONG_NAMESPACE,
+    /** It was issued for another table. */
+    WRONG_TABLE
+  }
+
+  private final Reason reason;
+
+  /** Creates the exception. */
+  public InvalidCursorException(Reason reason, String message) {
+    super(message, null);
+    this.reason = reason;
+  }
+
+  /** Creates the exception, keeping the cause. */
+  public InvalidCursorException(Reason reason, String message, Throwable cause) {
+    super(message, cause);
+    this.reason = reason;
+  }
+
+  /** Why the cursor was rejected. */
+  public Reason reason() {
+    return reason;
+  }
+
+  /** Always {@code false}. */
+  @Override
+  public boolean retryable() {
+    return false;
+  }
+}

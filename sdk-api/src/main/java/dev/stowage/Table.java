@@ -1,0 +1,132 @@
+package dev.stowage;
+
+import dev.stowage.item.Item;
+import dev.stowage.item.Key;
+import dev.stowage.query.Page;
+import dev.stowage.query.Query;
+import dev.stowage.query.ReadOptions;
+import dev.stowage.query.Scan;
+import dev.stowage.query.Update;
+import dev.stowage.query.WriteOptions;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * One logical table in one namespace: the item API applications program against.
+ *
+ * <p>Thread-safe. Every method validates its input before anything is written and throws {@link
+ * InvalidRequestException} (or {@link IllegalArgumentException} from value constructors) for bad
+ * input. Retryable failures are retried by the store's {@link RetryPolicy} before they surface.
+ * Compression, encryption and overflow are applied transparently on every path.
+ *
+ * <p>Consistency: single-item reads with {@link ReadOptions#CONSISTENT} and writes are strongly
+ * consistent on every backend; eventually consistent reads and index queries may lag writes where
+ * the backend says so (DynamoDB GSIs).
+ */
+public interface Table {
+  /** The table's spec. */
+  TableSpec spec();
+
+  /** The namespace this view belongs to (empty for the root namespace). */
+  String namespace();
+
+  /** Reads an item. */
+  default Optional<Item> get(Key key) {
+    return get(key, ReadOptions.DEFAULT);
+  }
+
+  /** Reads an item with a projection or consistency option. */
+  Optional<Item> get(Key key, ReadOptions options);
+
+  /** Stores an item, replacing any existing one with the same key. */
+  default void put(Item item) {
+    put(item, WriteOptions.NONE);
+  }
+
+  /**
+   * Stores an item if the condition holds.
+   *
+   * @throws ConditionFailedException if the condition (or the version check) fails
+   * @throws ItemTooLargeException if it cannot fit even with overflow
+   */
+  void put(Item item, WriteOptions options);
+
+  /** Stores an item only if none exists with its key. @return false if one existed */
+  boolean putIfAbsent(Item item);
+
+  /** Deletes an item. @return true if an item was deleted */
+  default boolean delete(Key key) {
+    return delete(key, WriteOptions.NONE);
+  }
+
+  /**
+   * Deletes an item if the condition holds.
+   *
+   * @return true if an item was deleted
+   * @throws ConditionFailedException if the condition fails
+   */
+  boolean delete(Key key, WriteOptions options);
+
+  /** Applies an update, creating the item if absent. @return the item after the update */
+  default Item update(Key key, Update update) {
+    return update(key, update, WriteOptions.NONE);
+  }
+
+  /**
+   * Applies an update atomically if the condition holds. With a request id that was already
+   * applied, nothing changes and the current item is returned.
+   *
+   * @return the item after the update
+   * @throws ConditionFailedException if the condition fails
+   */
+  Item update(Key key, Update update, WriteOptions options);
+
+  /** Reads many items; keys may exceed any backend's batch limit. @return found items by key */
+  default Map<Key, Item> batchGet(Collection<Key> keys) {
+    return batchGet(keys, ReadOptions.DEFAULT);
+  }
+
+  /** Reads many items with options. */
+  Map<Key, Item> batchGet(Collection<Key> keys, ReadOptions options);
+
+  /**
+   * Stores many items (distinct keys), chunked to the backend's limits; items the backend leaves
+   * unprocessed are retried. Not atomic as a whole: on failure some items may be stored.
+   */
+  void batchPut(List<Item> items);
+
+  /** Deletes many items, chunked and retried like {@link #batchPut}. */
+  void batchDelete(Collection<Key> keys);
+
+  /** The first page of a query. */
+  Page query(Query query);
+
+  /**
+   * The page a cursor leads to.
+   *
+   * @throws InvalidCursorException if the cursor is malformed, altered, expired or foreign
+   */
+  Page page(String cursor);
+
+  /** Every item a query matches, fetched page by page as the stream is consumed. */
+  Stream<Item> queryAll(Query query);
+
+  /** The first page of a scan. */
+  Page scan(Scan scan);
+
+  /**
+   * Starts a job deleting every item a query matches (ignoring its limit), overflow blobs too. Call
+   * {@link DeleteJob#run()} to execute.
+   */
+  DeleteJob deleteWhere(Query query, DeleteJob.Options options);
+
+  /**
+   * Resumes a delete job from the token its progress reported.
+   *
+   * @throws InvalidCursorException if the token is not valid for this table
+   */
+  DeleteJob resumeDelete(String resumeToken, DeleteJob.Options options);
+}

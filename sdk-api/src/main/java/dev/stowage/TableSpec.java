@@ -1,0 +1,262 @@
+package dev.stowage;
+
+import dev.stowage.item.AttributeNames;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Everything Stowage needs to know about a logical table: its name, key schema, secondary indexes,
+ * per-attribute storage policies and optional version attribute. The same spec works on every
+ * backend. Immutable and thread-safe; built and validated by {@link #builder(String, KeySchema)}.
+ *
+ * <p>Table names are 3 to 40 characters: a lowercase letter followed by lowercase letters, digits,
+ * {@code _} or {@code -}. Validation rejects, with a message naming the problem: key attributes
+ * that are compressed or encrypted, indexes over compressed or encrypted attributes or over key
+ * attributes' own names twice, duplicate index names, a version attribute that is a key or encoded
+ * attribute.
+ */
+public final class TableSpec {
+  private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_-]{2,39}");
+
+  private final String name;
+  private final KeySchema keySchema;
+  private final List<IndexSpec> indexes;
+  private final Map<String, AttributePolicy> policies;
+  private final String versionAttribute;
+  private final int idempotencyWindow;
+
+  private TableSpec(Builder b) {
+    this.name = b.name;
+    this.keySchema = b.keySchema;
+    this.indexes = List.copyOf(b.indexes);
+    this.policies = Collections.unmodifiableMap(new LinkedHashMap<>(b.policies));
+    this.versionAttribute = b.versionAttribute;
+    this.idempotencyWindow = b.idempotencyWindow;
+  }
+
+  /** Starts a spec for table {@code name} with the given key schema. */
+  public static Builder builder(String name, KeySchema keySchema) {
+    return new Builder(name, keySchema);
+  }
+
+  /** True if {@code name} is a valid table name. */
+  public static boolean isValidName(String name) {
+    return name != null && NAME.matcher(name).matches();
+  }
+
+  /** The logical table name. */
+  public String name() {
+    return name;
+  }
+
+  /** The primary key. */
+  public KeySchema keySchema() {
+    return keySchema;
+  }
+
+  /** The secondary indexes, in declaration order. */
+  public List<IndexSpec> indexes() {
+    return indexes;
+  }
+
+  /** The index with this name. */
+  public Optional<IndexSpec> index(String indexName) {
+    return indexes.stream().filter(i -> i.name().equals(indexName)).findFirst();
+  }
+
+  /** Declared attribute policies; attributes not listed are {@link AttributePolicy#PLAIN}. */
+  public Map<String, AttributePolicy> policies() {
+    return policies;
+  }
+
+  /** The policy of one attribute. */
+  public AttributePolicy policy(String attribute) {
+    return policies.getOrDefault(attribute, AttributePolicy.PLAIN);
+  }
+
+  /** The optimistic-locking version attribute, if declared. */
+  public Optional<String> versionAttribute() {
+    return Optional.ofNullable(versionAttribute);
+  }
+
+  /** How many recent request ids an item remembers for idempotent writes. */
+  public int idempotencyWindow() {
+    return idempotencyWindow;
+  }
+
+  /** True if some index reads {@code attribute}. */
+  public boolean isIndexed(String attribute) {
+    return indexes.stream().anyMatch(i -> i.attributes().contains(attribute));
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof TableSpec t
+        && name.equals(t.name)
+        && keySchema.equals(t.keySchema)
+        && indexes.equals(t.indexes)
+        && policies.equals(t.policies)
+        && Objects.equals(versionAttribute, t.versionAttribute)
+        && idempotencyWindow == t.idempotencyWindow;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(name, keySchema, indexes, policies, versionAttribute, idempotencyWindow);
+  }
+
+  @Override
+  public String toString() {
+    return "TableSpec("
+        + name
+        + ", "
+        + keySchema
+        + ", indexes="
+        + indexes
+        + ", policies="
+        + policies
+        + ")";
+  }
+
+  /** Builds a {@link TableSpec}; not thread-safe. */
+  public static final class Builder {
+    private final String name;
+    private final KeySchema keySchema;
+    private final List<IndexSpec> indexes = new ArrayList<>();
+    private final Map<String, AttributePolicy> policies = new LinkedHashMap<>();
+    private String versionAttribute;
+    private int idempotencyWindow = 32;
+
+    private Builder(String name, KeySchema keySchema) {
+      if (!isValidName(name)) {
+        throw new IllegalArgumentException(
+            "table name '"
+                + name
+                + "' must be 3 to 40 characters: a lowercase letter, then"
+                + " lowercase letters, digits, '_' or '-'");
+      }
+      this.name = name;
+      this.keySchema = Objects.requireNonNull(keySchema, "keySchema");
+    }
+
+    /** Adds a secondary index. */
+    public Builder index(IndexSpec index) {
+      indexes.add(Objects.requireNonNull(index, "index"));
+      return this;
+    }
+
+    /** Adds an index with {@link IndexSpec.Projection#ALL}. */
+    public Builder index(
+        String indexName, List<String> partitionAttributes, List<String> sortAttributes) {
+      return index(IndexSpec.of(indexName, partitionAttributes, sortAttributes));
+    }
+
+    /** Declares how an attribute is stored. */
+    public Builder policy(String attribute, AttributePolicy policy) {
+      policies.put(AttributeNames.validate(attribute), Objects.requireNonNull(policy, "policy"));
+      return this;
+    }
+
+    /** Declares an attribute compressed. */
+    public Builder compressed(String attribute) {
+      return merge(attribute, AttributePolicy.COMPRESSED);
+    }
+
+    /** Declares an attribute encrypted. */
+    public Builder encrypted(String attribute) {
+      return merge(attribute, AttributePolicy.ENCRYPTED);
+    }
+
+    private Builder merge(String attribute, AttributePolicy add) {
+      AttributePolicy old = policies.getOrDefault(attribute, AttributePolicy.PLAIN);
+      return policy(
+          attribute,
+          new AttributePolicy(
+              old.compressed() || add.compressed(), old.encrypted() || add.encrypted()));
+    }
+
+    /**
+     * Declares a number attribute as the item's version: every put and update then requires the
+     * stored version to equal the one the caller read (absent for a new item) and increments it.
+     */
+    public Builder versionAttribute(String attribute) {
+      this.versionAttribute = AttributeNames.validate(attribute);
+      return this;
+    }
+
+    /** How many recent request ids each item remembers (default 32, 1 to 1000). */
+    public Builder idempotencyWindow(int window) {
+      if (window < 1 || window > 1000) {
+        throw new IllegalArgumentException("idempotency window must be 1 to 1000, was " + window);
+      }
+      this.idempotencyWindow = window;
+      return this;
+    }
+
+    /**
+     * Validates and builds the spec.
+     *
+     * @throws IllegalArgumentException naming the first problem found
+     */
+    public TableSpec build() {
+      for (var e : policies.entrySet()) {
+        if (e.getValue().encoded() && keySchema.isKeyAttribute(e.getKey())) {
+          throw new IllegalArgumentException(
+              "key attribute '"
+                  + e.getKey()
+                  + "' of table '"
+                  + name
+                  + "' cannot be compressed or encrypted: keys must stay comparable");
+        }
+      }
+      List<String> names = new ArrayList<>();
+      for (IndexSpec index : indexes) {
+        if (names.contains(index.name())) {
+          throw new IllegalArgumentException(
+              "table '" + name + "' declares index '" + index.name() + "' twice");
+        }
+        names.add(index.name());
+        for (String a : index.attributes()) {
+          AttributePolicy p = policies.getOrDefault(a, AttributePolicy.PLAIN);
+          if (p.encrypted()) {
+            throw new IllegalArgumentException(
+                "index '"
+                    + index.name()
+                    + "' of table '"
+                    + name
+                    + "' uses encrypted attribute '"
+                    + a
+                    + "': randomized ciphertext cannot be indexed or compared");
+          }
+          if (p.compressed()) {
+            throw new IllegalArgumentException(
+                "index '"
+                    + index.name()
+                    + "' of table '"
+                    + name
+                    + "' uses compressed attribute '"
+                    + a
+                    + "': compressed bytes do not keep the value's order");
+          }
+        }
+      }
+      if (versionAttribute != null) {
+        if (keySchema.isKeyAttribute(versionAttribute)) {
+          throw new IllegalArgumentException(
+              "version attribute '" + versionAttribute + "' cannot be a key attribute");
+        }
+        if (policies.getOrDefault(versionAttribute, AttributePolicy.PLAIN).encoded()) {
+          throw new IllegalArgumentException(
+              "version attribute '" + versionAttribute + "' cannot be compressed or encrypted");
+        }
+      }
+      return new TableSpec(this);
+    }
+  }
+}

@@ -1,0 +1,80 @@
+package dev.stowage.item;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The portable rules for attribute names, applied to every item before anything is written.
+ *
+ * <p>A name is 1 to 255 UTF-8 bytes of printable text. Names starting with {@value
+ * #RESERVED_PREFIX} are reserved for Stowage's own bookkeeping attributes (overflow pointers, index
+ * keys, request ids) and are rejected in user items.
+ */
+public final class AttributeNames {
+  /** Prefix of the attribute names Stowage keeps for itself. */
+  public static final String RESERVED_PREFIX = "__";
+
+  /** Longest name, in UTF-8 bytes. */
+  public static final int MAX_BYTES = 255;
+
+  private AttributeNames() {}
+
+  /**
+   * Checks a user attribute name.
+   *
+   * @throws IllegalArgumentException naming the rule the name breaks
+   */
+  public static String validate(String name) {
+    validateSyntax(name);
+    if (name.startsWith(RESERVED_PREFIX)) {
+      throw new IllegalArgumentException(
+          "attribute name '"
+              + name
+              + "' starts with the reserved prefix '"
+              + RESERVED_PREFIX
+              + "' that Stowage uses for its own attributes");
+    }
+    return name;
+  }
+
+  /** Checks length and characters only; Stowage's own reserved names pass. */
+  public static String validateSyntax(String name) {
+    if (name == null || name.isEmpty()) {
+      throw new IllegalArgumentException("attribute name must not be empty");
+    }
+    int bytes = name.getBytes(StandardCharsets.UTF_8).length;
+    if (bytes > MAX_BYTES) {
+      throw new IllegalArgumentException(
+          "attribute name '"
+              + name.substring(0, 32)
+              + "…' is "
+              + bytes
+              + " UTF-8 bytes; at most "
+              + MAX_BYTES
+              + " are allowed");
+    }
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (Character.isISOControl(c) || Character.isSurrogate(c) && !validPair(name, i)) {
+        throw new IllegalArgumentException(
+            "attribute name '"
+                + name.replaceAll("\\p{Cntrl}", "?")
+                + "' contains a control character or unpaired surrogate at index "
+                + i);
+      }
+    }
+    return name;
+  }
+
+  /** True if {@code name} is one of Stowage's reserved names. */
+  public static boolean isReserved(String name) {
+    return name.startsWith(RESERVED_PREFIX);
+  }
+
+  private static boolean validPair(String s, int i) {
+    char c = s.charAt(i);
+    if (Character.isHighSurrogate(c)) {
+      return i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1));
+    }
+    return i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
+  }
+}

@@ -1,0 +1,247 @@
+package dev.stowage.item;
+
+import dev.stowage.item.AttributeValue.BinaryValue;
+import dev.stowage.item.AttributeValue.BooleanValue;
+import dev.stowage.item.AttributeValue.ListValue;
+import dev.stowage.item.AttributeValue.MapValue;
+import dev.stowage.item.AttributeValue.NumberSetValue;
+import dev.stowage.item.AttributeValue.NumberValue;
+import dev.stowage.item.AttributeValue.StringSetValue;
+import dev.stowage.item.AttributeValue.StringValue;
+import java.math.BigDecimal;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeMap;
+
+/**
+ * An item: a set of named attribute values, including its key attributes.
+ *
+ * <p>Immutable and thread-safe. Attributes iterate in name order (UTF-8). Typed getters throw
+ * {@link NoSuchElementException} for a missing attribute and {@link IllegalStateException} for one
+ * of another type; {@link #find(String)} never throws. Items built by applications carry only valid
+ * user attribute names (see {@link AttributeNames}); items read from a store never show Stowage's
+ * reserved attributes.
+ */
+public final class Item {
+  private static final Item EMPTY = new Item(Map.of());
+  private final Map<String, AttributeValue> attributes;
+
+  private Item(Map<String, AttributeValue> attributes) {
+    this.attributes = attributes;
+  }
+
+  /** A builder for a new item. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The item with no attributes. */
+  public static Item empty() {
+    return EMPTY;
+  }
+
+  /**
+   * An item with these attributes; names are validated as user names.
+   *
+   * @throws IllegalArgumentException on an invalid or reserved name
+   */
+  public static Item of(Map<String, ? extends AttributeValue> attributes) {
+    Builder b = new Builder();
+    attributes.forEach(b::put);
+    return b.build();
+  }
+
+  /**
+   * For Stowage's core and drivers: an item that may hold reserved attribute names. Applications
+   * never need this.
+   */
+  public static Item ofStored(Map<String, ? extends AttributeValue> attributes) {
+    TreeMap<String, AttributeValue> sorted = new TreeMap<>(Utf8Order.COMPARATOR);
+    attributes.forEach(
+        (k, v) -> sorted.put(AttributeNames.validateSyntax(k), Objects.requireNonNull(v, k)));
+    return new Item(Collections.unmodifiableMap(new LinkedHashMap<>(sorted)));
+  }
+
+  /** All attributes, in name order; unmodifiable. */
+  public Map<String, AttributeValue> attributes() {
+    return attributes;
+  }
+
+  /** Attribute names, in order. */
+  public Set<String> names() {
+    return attributes.keySet();
+  }
+
+  /** Number of attributes. */
+  public int size() {
+    return attributes.size();
+  }
+
+  /** True if the item has the attribute. */
+  public boolean has(String name) {
+    return attributes.containsKey(name);
+  }
+
+  /** The attribute's value, or empty when absent. */
+  public Optional<AttributeValue> find(String name) {
+    return Optional.ofNullable(attributes.get(name));
+  }
+
+  /** The attribute's value. @throws NoSuchElementException when absent */
+  public AttributeValue get(String name) {
+    AttributeValue v = attributes.get(name);
+    if (v == null) {
+      throw new NoSuchElementException("item has no attribute '" + name + "'");
+    }
+    return v;
+  }
+
+  /** A string attribute. */
+  public String getString(String name) {
+    return as(name, StringValue.class).value();
+  }
+
+  /** A number attribute. */
+  public BigDecimal getNumber(String name) {
+    return as(name, NumberValue.class).value();
+  }
+
+  /** A number attribute as a long. @throws ArithmeticException if it is not a long */
+  public long getLong(String name) {
+    return as(name, NumberValue.class).longValue();
+  }
+
+  /** A binary attribute. */
+  public Bytes getBinary(String name) {
+    return as(name, BinaryValue.class).value();
+  }
+
+  /** A boolean attribute. */
+  public boolean getBoolean(String name) {
+    return as(name, BooleanValue.class).value();
+  }
+
+  /** A list attribute. */
+  public List<AttributeValue> getList(String name) {
+    return as(name, ListValue.class).values();
+  }
+
+  /** A map attribute. */
+  public Map<String, AttributeValue> getMap(String name) {
+    return as(name, MapValue.class).values();
+  }
+
+  /** A string set attribute. */
+  public SortedSet<String> getStringSet(String name) {
+    return as(name, StringSetValue.class).values();
+  }
+
+  /** A number set attribute. */
+  public SortedSet<BigDecimal> getNumberSet(String name) {
+    return as(name, NumberSetValue.class).values();
+  }
+
+  /** A copy of this item with the given changes, as a builder. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.attributes.putAll(attributes);
+    return b;
+  }
+
+  /** This item restricted to the given attribute names (absent names are ignored). */
+  public Item project(Set<String> names) {
+    Map<String, AttributeValue> kept = new LinkedHashMap<>();
+    attributes.forEach(
+        (k, v) -> {
+          if (names.contains(k)) {
+            kept.put(k, v);
+          }
+        });
+    return new Item(Collections.unmodifiableMap(kept));
+  }
+
+  private <T extends AttributeValue> T as(String name, Class<T> type) {
+    AttributeValue v = get(name);
+    if (!type.isInstance(v)) {
+      throw new IllegalStateException(
+          "attribute '" + name + "' is a " + v.type() + ", not a " + type.getSimpleName());
+    }
+    return type.cast(v);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Item other && attributes.equals(other.attributes);
+  }
+
+  @Override
+  public int hashCode() {
+    return attributes.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "Item" + attributes;
+  }
+
+  /** Builds an {@link Item}; not thread-safe. Later puts of a name replace earlier ones. */
+  public static final class Builder {
+    private final TreeMap<String, AttributeValue> attributes = new TreeMap<>(Utf8Order.COMPARATOR);
+
+    private Builder() {}
+
+    /** Sets an attribute. @throws IllegalArgumentException on an invalid or reserved name */
+    public Builder put(String name, AttributeValue value) {
+      attributes.put(AttributeNames.validate(name), Objects.requireNonNull(value, name));
+      return this;
+    }
+
+    /** Sets a string attribute. */
+    public Builder put(String name, String value) {
+      return put(name, AttributeValue.of(value));
+    }
+
+    /** Sets a number attribute. */
+    public Builder put(String name, long value) {
+      return put(name, AttributeValue.of(value));
+    }
+
+    /** Sets a number attribute. */
+    public Builder put(String name, BigDecimal value) {
+      return put(name, AttributeValue.of(value));
+    }
+
+    /** Sets a boolean attribute. */
+    public Builder put(String name, boolean value) {
+      return put(name, AttributeValue.of(value));
+    }
+
+    /** Sets a binary attribute. */
+    public Builder put(String name, byte[] value) {
+      return put(name, AttributeValue.of(value));
+    }
+
+    /** Sets a binary attribute. */
+    public Builder put(String name, Bytes value) {
+      return put(name, AttributeValue.of(value));
+    }
+
+    /** Removes an attribute. */
+    public Builder remove(String name) {
+      attributes.remove(name);
+      return this;
+    }
+
+    /** The item. The builder may be reused. */
+    public Item build() {
+      return new Item(Collections.unmodifiableMap(new LinkedHashMap<>(attributes)));
+    }
+  }
+}

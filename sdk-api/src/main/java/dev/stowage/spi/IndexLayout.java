@@ -1,0 +1,25 @@
+package dev.stowage.spi;
+
+import dev.stowage.IndexSpec;
+
+/**
+ * How a secondary index appears to a driver: two synthesized binary attributes on each indexed
+ * item. The partition attribute holds the order-preserving encoding of the index's partition
+ * values, the sort attribute that of its sort values (never empty). Items lacking an index
+ * attribute carry neither, so indexes are sparse. A driver indexes items by (partition, sort,
+ * primary key) and returns index queries in that order.
+ *
+ * @param name the index name
+ * @param partitionAttribute name of the synthesized partition attribute
+ * @param sortAttribute name of the synthesized sort attribute
+ * @param projection what index queries return; drivers may store more
+ */
+public record IndexLayout(
+    String name, String partitionAttribute, String sortAttribute, IndexSpec.Projection projection) {
+
+  /** The layout Stowage's core uses for an index spec. */
+  public static IndexLayout of(IndexSpec spec) {
+    return new IndexLayout(
+        spec.name(), "__ix_" + spec.name() + "_p", "__ix_" + spec.name() + "_s", spec.projection());
+  }
+}
