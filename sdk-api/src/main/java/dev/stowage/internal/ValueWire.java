@@ -1,0 +1,342 @@
+package dev.stowage.internal;
+
+import dev.stowage.item.AttributeValue;
+import dev.stowage.item.AttributeValue.BinarySetValue;
+import dev.stowage.item.AttributeValue.BinaryValue;
+import dev.stowage.item.AttributeValue.BooleanValue;
+import dev.stowage.item.AttributeValue.ListValue;
+import dev.stowage.item.AttributeValue.MapValue;
+import dev.stowage.item.AttributeValue.NullValue;
+import dev.stowage.item.AttributeValue.NumberSetValue;
+import dev.stowage.item.AttributeValue.NumberValue;
+import dev.stowage.item.AttributeValue.StringSetValue;
+import dev.stowage.item.AttributeValue.StringValue;
+import dev.stowage.item.Bytes;
+import java.io.ByteArrayOutputStream;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The canonical, language-neutral binary form of an {@link AttributeValue}, used inside codec
+ * envelopes, overflow blobs and cursors (specified in docs/FORMAT.md).
+ *
+ * <p>A value is a type tag byte followed by its payload. Lengths and counts are unsigned LEB128
+ * varints. Strings are UTF-8; numbers are the canonical decimal string of the normalised value
+ * ({@link BigDecimal#toString()}); map entries and set elements are written in Stowage's order, so
+ * equal values always serialise to equal bytes. Stateless and thread-safe.
+ */
+public final class ValueWire {
+  /** Type tags. Never renumber: they are part of the stored format. */
+  static final int STRING = 1;
+
+  static final int NUMBER = 2;
+  static final int BINARY = 3;
+  static final int FALSE = 4;
+  static final int TRUE = 5;
+  static final int NULL = 6;
+  static final int LIST = 7;
+  static final int MAP = 8;
+  static final int STRING_SET = 9;
+  static final int NUMBER_SET = 10;
+  static final int BINARY_SET = 11;
+
+  /** Deepest nesting accepted when reading, to bound recursion on hostile input. */
+  static final int MAX_DEPTH = 64;
+
+  private ValueWire() {}
+
+  /** Serialises a value. */
+  public static byte[] encode(AttributeValue value) {
+    Writer w = new Writer();
+    w.value(value);
+    return w.toByteArray();
+  }
+
+  /**
+   * Parses a whole buffer holding exactly one value.
+   *
+   * @throws MalformedException if the bytes are not a valid serialised value
+   */
+  public static AttributeValue decode(byte[] bytes) {
+    Reader r = new Reader(bytes, 0, bytes.length);
+    AttributeValue v = r.value(0);
+    if (r.pos != r.end) {
+      throw new MalformedException("trailing bytes after value at offset " + r.pos);
+    }
+    return v;
+  }
+
+  /** Invalid serialised bytes. */
+  public static final class MalformedException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    /** Creates the exception. */
+    public MalformedException(String message) {
+      super(message);
+    }
+
+    /** Creates the exception with a cause. */
+    public MalformedException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  /** Appends serialised values and primitives to a growing buffer. Not thread-safe. */
+  public static final class Writer {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream(64);
+
+    /** Writes one byte. */
+    public Writer u8(int b) {
+      out.write(b);
+      return this;
+    }
+
+    /** Writes an unsigned varint. */
+    public Writer varint(long v) {
+      if (v < 0) {
+        throw new IllegalArgumentException("negative varint");
+      }
+      while ((v & ~0x7FL) != 0) {
+        out.write((int) ((v & 0x7F) | 0x80));
+        v >>>= 7;
+      }
+      out.write((int) v);
+      return this;
+    }
+
+    /** Writes length-prefixed bytes. */
+    public Writer bytes(byte[] b) {
+      varint(b.length);
+      out.write(b, 0, b.length);
+      return this;
+    }
+
+    /** Writes a length-prefixed UTF-8 string. */
+    public Writer string(String s) {
+      return bytes(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Writes a value. */
+    public Writer value(AttributeValue v) {
+      if (v instanceof StringValue s) {
+        u8(STRING).string(s.value());
+      } else if (v instanceof NumberValue n) {
+        u8(NUMBER).string(n.value().toString());
+      } else if (v instanceof BinaryValue b) {
+        u8(BINARY).bytes(b.value().toByteArray());
+      } else if (v instanceof BooleanValue b) {
+        u8(b.value() ? TRUE : FALSE);
+      } else if (v instanceof NullValue) {
+        u8(NULL);
+      } else if (v instanceof ListValue l) {
+        u8(LIST).varint(l.values().size());
+        l.values().forEach(this::value);
+      } else if (v instanceof MapValue m) {
+        u8(MAP).varint(m.values().size());
+        m.values().forEach((k, x) -> string(k).value(x));
+      } else if (v instanceof StringSetValue s) {
+        u8(STRING_SET).varint(s.values().size());
+        s.values().forEach(this::string);
+      } else if (v instanceof NumberSetValue s) {
+        u8(NUMBER_SET).varint(s.values().size());
+        s.values().forEach(x -> string(x.toString()));
+      } else if (v instanceof BinarySetValue s) {
+        u8(BINARY_SET).varint(s.values().size());
+        s.values().forEach(x -> bytes(x.toByteArray()));
+      } else {
+        throw new IllegalArgumentException("unknown value type " + v);
+      }
+      return this;
+    }
+
+    /** The bytes written so far. */
+    public byte[] toByteArray() {
+      return out.toByteArray();
+    }
+  }
+
+  /** Reads serialised values and primitives from a byte range. Not thread-safe. */
+  public static final class Reader {
+    private final byte[] buf;
+    private int pos;
+    private final int end;
+
+    /** Reads {@code buf[offset, offset+length)}. */
+    public Reader(byte[] buf, int offset, int length) {
+      this.buf = buf;
+      this.pos = offset;
+      this.end = offset + length;
+    }
+
+    /** Current offset. */
+    public int position() {
+      return pos;
+    }
+
+    /** True if everything was read. */
+    public boolean atEnd() {
+      return pos == end;
+    }
+
+    /** Reads one byte. */
+    public int u8() {
+      if (pos >= end) {
+        throw new MalformedException("truncated: expected a byte at offset " + pos);
+      }
+      return buf[pos++] & 0xFF;
+    }
+
+    /** Reads an unsigned varint of at most 63 bits. */
+    public long varint() {
+      long v = 0;
+      for (int shift = 0; shift < 63; shift += 7) {
+        int b = u8();
+        v |= (long) (b & 0x7F) << shift;
+        if ((b & 0x80) == 0) {
+          return v;
+        }
+      }
+      throw new MalformedException("varint too long at offset " + pos);
+    }
+
+    /** Reads a varint that must fit the remaining input as a length. */
+    private int length() {
+      long n = varint();
+      if (n > end - pos) {
+        throw new MalformedException("length " + n + " exceeds the remaining " + (end - pos) + " bytes");
+      }
+      return (int) n;
+    }
+
+    /** Reads length-prefixed bytes. */
+    public byte[] bytes() {
+      int n = length();
+      byte[] b = new byte[n];
+      System.arraycopy(buf, pos, b, 0, n);
+      pos += n;
+      return b;
+    }
+
+    /** Reads a length-prefixed UTF-8 string, rejecting malformed UTF-8. */
+    public String string() {
+      int n = length();
+      var decoder =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+              .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
+      try {
+        String s = decoder.decode(java.nio.ByteBuffer.wrap(buf, pos, n)).toString();
+        pos += n;
+        return s;
+      } catch (java.nio.charset.CharacterCodingException e) {
+        throw new MalformedException("invalid UTF-8 at offset " + pos, e);
+      }
+    }
+
+    /** Reads a value. */
+    public AttributeValue value() {
+      return value(0);
+    }
+
+    AttributeValue value(int depth) {
+      if (depth > MAX_DEPTH) {
+        throw new MalformedException("nesting deeper than " + MAX_DEPTH);
+      }
+      int tag = u8();
+      try {
+        switch (tag) {
+          case STRING:
+            return AttributeValue.of(string());
+          case NUMBER:
+            return AttributeValue.of(number());
+          case BINARY:
+            return AttributeValue.of(Bytes.wrap(bytes()));
+          case FALSE:
+            return AttributeValue.of(false);
+          case TRUE:
+            return AttributeValue.of(true);
+          case NULL:
+            return AttributeValue.nullValue();
+          case LIST:
+            {
+              int n = count();
+              List<AttributeValue> l = new ArrayList<>(Math.min(n, 1024));
+              for (int i = 0; i < n; i++) {
+                l.add(value(depth + 1));
+              }
+              return new ListValue(l);
+            }
+          case MAP:
+            {
+              int n = count();
+              Map<String, AttributeValue> m = new LinkedHashMap<>();
+              for (int i = 0; i < n; i++) {
+                String k = string();
+                if (m.put(k, value(depth + 1)) != null) {
+                  throw new MalformedException("duplicate map key '" + k + "'");
+                }
+              }
+              return new MapValue(m);
+            }
+          case STRING_SET:
+            {
+              int n = count();
+              List<String> l = new ArrayList<>();
+              for (int i = 0; i < n; i++) {
+                l.add(string());
+              }
+              return AttributeValue.stringSet(l);
+            }
+          case NUMBER_SET:
+            {
+              int n = count();
+              List<BigDecimal> l = new ArrayList<>();
+              for (int i = 0; i < n; i++) {
+                l.add(number());
+              }
+              return AttributeValue.numberSet(l);
+            }
+          case BINARY_SET:
+            {
+              int n = count();
+              List<Bytes> l = new ArrayList<>();
+              for (int i = 0; i < n; i++) {
+                l.add(Bytes.wrap(bytes()));
+              }
+              return AttributeValue.binarySet(l);
+            }
+          default:
+            throw new MalformedException("unknown type tag " + tag + " at offset " + (pos - 1));
+        }
+      } catch (IllegalArgumentException | ArithmeticException e) {
+        throw new MalformedException("invalid value: " + e.getMessage(), e);
+      }
+    }
+
+    private int count() {
+      long n = varint();
+      if (n > end - pos) {
+        // Every element takes at least one byte.
+        throw new MalformedException("count " + n + " exceeds the remaining input");
+      }
+      return (int) n;
+    }
+
+    private BigDecimal number() {
+      String s = string();
+      if (s.length() > 200) {
+        throw new MalformedException("number text too long");
+      }
+      try {
+        return new BigDecimal(s);
+      } catch (NumberFormatException e) {
+        throw new MalformedException("invalid number '" + s + "'", e);
+      }
+    }
+  }
+}
