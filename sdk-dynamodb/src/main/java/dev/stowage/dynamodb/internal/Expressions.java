@@ -76,8 +76,53 @@ public final class Expressions {
     return null;
   }
 
-  /** A condition expression for a Stowage condition tree. */
+  /**
+   * A condition expression for a Stowage condition tree. Parentheses appear only where precedence
+   * needs them (NOT binds tighter than AND, AND tighter than OR): DynamoDB rejects redundant ones.
+   */
   public String condition(Condition c) {
+    return render(c).text;
+  }
+
+  private record Rendered(String text, int precedence) {}
+
+  private static final int OR = 1;
+  private static final int AND = 2;
+  private static final int ATOM = 3;
+
+  private Rendered render(Condition c) {
+    if (c instanceof Condition.And a) {
+      return join(a.conditions(), " AND ", AND);
+    }
+    if (c instanceof Condition.Or o) {
+      return join(o.conditions(), " OR ", OR);
+    }
+    if (c instanceof Condition.Not n) {
+      Rendered inner = render(n.condition());
+      return new Rendered("NOT " + wrap(inner, ATOM), ATOM);
+    }
+    return new Rendered(atom(c), ATOM);
+  }
+
+  private Rendered join(List<Condition> parts, String op, int precedence) {
+    if (parts.size() == 1) {
+      return render(parts.get(0));
+    }
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < parts.size(); i++) {
+      if (i > 0) {
+        sb.append(op);
+      }
+      sb.append(wrap(render(parts.get(i)), precedence));
+    }
+    return new Rendered(sb.toString(), precedence);
+  }
+
+  private static String wrap(Rendered r, int needed) {
+    return r.precedence < needed ? "(" + r.text + ")" : r.text;
+  }
+
+  private String atom(Condition c) {
     if (c instanceof Condition.Exists e) {
       return "attribute_exists(" + name(e.attribute()) + ")";
     }
@@ -102,27 +147,8 @@ public final class Expressions {
     if (c instanceof Condition.BeginsWith b) {
       return "begins_with(" + name(b.attribute()) + ", " + value(b.prefix()) + ")";
     }
-    if (c instanceof Condition.Contains ct) {
-      return "contains(" + name(ct.attribute()) + ", " + value(ct.element()) + ")";
-    }
-    if (c instanceof Condition.And a) {
-      return join(a.conditions(), " AND ");
-    }
-    if (c instanceof Condition.Or o) {
-      return join(o.conditions(), " OR ");
-    }
-    return "(NOT (" + condition(((Condition.Not) c).condition()) + "))";
-  }
-
-  private String join(List<Condition> parts, String op) {
-    StringBuilder sb = new StringBuilder("(");
-    for (int i = 0; i < parts.size(); i++) {
-      if (i > 0) {
-        sb.append(op);
-      }
-      sb.append('(').append(condition(parts.get(i))).append(')');
-    }
-    return sb.append(')').toString();
+    Condition.Contains ct = (Condition.Contains) c;
+    return "contains(" + name(ct.attribute()) + ", " + value(ct.element()) + ")";
   }
 
   /**
