@@ -257,4 +257,28 @@ class DatastoreDriverTest extends DriverTestBase {
     driver.put(t, edge, Expectation.ANY, false);
     assertThat(driver.get(t, Key.of("p", "s"), true).orElseThrow().item()).isEqualTo(edge);
   }
+
+  @Test
+  void keysAtTheLimitsAreStoredAndLongerOnesRefused() {
+    TableLayout t = table("", AttributeType.BINARY);
+    int pMax = driver.limits().maxPartitionKeyBytes();
+    int sMax = driver.limits().maxSortKeyBytes();
+    String p = "\u00e9".repeat(pMax / 2);
+    byte[] s = new byte[sMax];
+    java.util.Arrays.fill(s, (byte) 0xFF);
+    Item it = Item.ofStored(Map.of("pk", AttributeValue.of(p), "sk", AttributeValue.of(s)));
+    driver.put(t, it, Expectation.ANY, false);
+    Key key = Key.of(AttributeValue.of(p), AttributeValue.of(s));
+    assertThat(driver.get(t, key, true).orElseThrow().item()).isEqualTo(it);
+    assertThatThrownBy(
+            () ->
+                driver.get(
+                    t, Key.of(AttributeValue.of(p + "x"), AttributeValue.of(new byte[1])), true))
+        .isInstanceOf(InvalidRequestException.class);
+    assertThatThrownBy(
+            () ->
+                driver.get(
+                    t, Key.of(AttributeValue.of("p"), AttributeValue.of(new byte[sMax + 1])), true))
+        .isInstanceOf(InvalidRequestException.class);
+  }
 }

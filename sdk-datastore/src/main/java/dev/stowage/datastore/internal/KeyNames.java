@@ -14,12 +14,14 @@ import java.util.Arrays;
 /**
  * The order-preserving encoding of a Stowage primary key into a Datastore key name.
  *
- * <p>Raw form: a two-byte big-endian length followed by the partition value's bytes (partition
- * order does not matter, only grouping does), then the sort value's order-preserving bytes with no
- * terminator (it is the last component): UTF-8 for strings, the raw bytes for binary, {@link
- * #number} for numbers. The raw bytes are then written six bits per character in an alphabet whose
- * ASCII order equals its digit order, so comparing names compares raw bytes, whatever string order
- * the backend applies (UTF-8 bytes, UTF-16 units or code points all agree on ASCII).
+ * <p>Raw form: the partition value's order-preserving bytes (UTF-8 for strings, the raw bytes for
+ * binary, {@link #number} for numbers) written seven bits per byte with the high bit set and closed
+ * by a 0 byte, which keeps their order and makes the partition prefix-free; then the sort value's
+ * order-preserving bytes with no terminator (it is the last component). So raw names order exactly
+ * like Stowage keys: by partition, then by sort value. The raw bytes are then written six bits per
+ * character in an alphabet whose ASCII order equals its digit order, so comparing names compares
+ * raw bytes, whatever string order the backend applies (UTF-8 bytes, UTF-16 units or code points
+ * all agree on ASCII).
  *
  * <p>All keys of partition {@code p} have names in {@code [name(P), name(succ(P)))} where {@code P}
  * is the raw partition prefix and {@code succ} its prefix successor. Stateless and thread-safe.
@@ -31,11 +33,11 @@ public final class KeyNames {
   /** Raw bytes that fit in {@link #MAX_NAME_CHARS} characters. */
   public static final int MAX_RAW_BYTES = MAX_NAME_CHARS * 6 / 8;
 
-  /** Largest partition value in bytes (string UTF-8, binary, or a number's plain string). */
-  public static final int MAX_PARTITION_BYTES = 720;
+  /** Largest partition value in bytes (string UTF-8, binary); numbers always fit. */
+  public static final int MAX_PARTITION_BYTES = 600;
 
   /** Largest sort value in bytes; the two limits together fit {@link #MAX_RAW_BYTES}. */
-  public static final int MAX_SORT_BYTES = MAX_RAW_BYTES - 2 - MAX_PARTITION_BYTES;
+  public static final int MAX_SORT_BYTES = MAX_RAW_BYTES - ((MAX_PARTITION_BYTES * 8 + 6) / 7 + 1);
 
   private static final char[] ALPHABET =
       "-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz".toCharArray();
@@ -75,7 +77,7 @@ public final class KeyNames {
     byte[] p = partitionPrefix(partition);
     int i = p.length - 1;
     while (p[i] == (byte) 0xFF) {
-      i--; // the length prefix is at most 0x02D0, so this stops before index 0
+      i--; // the prefix ends with its 0 terminator, so this never runs
     }
     byte[] succ = Arrays.copyOf(p, i + 1);
     succ[i]++;
@@ -130,22 +132,35 @@ public final class KeyNames {
   }
 
   private static byte[] partitionPrefix(KeyValue partition) {
-    byte[] v;
-    if (partition instanceof StringValue s) {
-      v = s.value().getBytes(StandardCharsets.UTF_8);
-    } else if (partition instanceof BinaryValue b) {
-      v = b.value().toByteArray();
-    } else {
-      v = ((NumberValue) partition).value().toString().getBytes(StandardCharsets.US_ASCII);
-    }
+    byte[] v = sortBytes(partition);
     if (v.length > MAX_PARTITION_BYTES) {
       throw new InvalidRequestException(
           "partition key is " + v.length + " bytes; Datastore allows " + MAX_PARTITION_BYTES);
     }
-    byte[] out = new byte[v.length + 2];
-    out[0] = (byte) (v.length >>> 8);
-    out[1] = (byte) v.length;
-    System.arraycopy(v, 0, out, 2, v.length);
+    return sevenBitGroups(v);
+  }
+
+  /**
+   * The bits of {@code v} in groups of seven, each in a byte with the high bit set (the last group
+   * zero-padded), then a 0 byte. Order-preserving, injective and prefix-free.
+   */
+  static byte[] sevenBitGroups(byte[] v) {
+    byte[] out = new byte[(v.length * 8 + 6) / 7 + 1];
+    int acc = 0;
+    int bits = 0;
+    int o = 0;
+    for (byte b : v) {
+      acc = (acc << 8) | (b & 0xFF);
+      bits += 8;
+      while (bits >= 7) {
+        bits -= 7;
+        out[o++] = (byte) (0x80 | ((acc >>> bits) & 0x7F));
+      }
+    }
+    if (bits > 0) {
+      out[o++] = (byte) (0x80 | ((acc << (7 - bits)) & 0x7F));
+    }
+    out[o] = 0;
     return out;
   }
 
