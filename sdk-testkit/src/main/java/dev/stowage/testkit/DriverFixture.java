@@ -1,0 +1,40 @@
+package dev.stowage.testkit;
+
+import dev.stowage.overflow.BlobStore;
+import dev.stowage.spi.StorageDriver;
+
+/**
+ * What a driver module hands the conformance kit: a driver and a blob store, both connected to real
+ * backends (an emulator the fixture started, or the in-memory reference implementation).
+ *
+ * <p>The kit creates one fixture per test class (in {@code @BeforeAll}) and closes it once every
+ * contract has run (in {@code @AfterAll}); the driver and blob store are shared by all contracts,
+ * which isolate themselves with fresh namespaces. Implementations must be thread-safe (several
+ * contracts use many threads) and must stop in {@link #close()} whatever they started (emulator
+ * processes, servers), registering a JVM shutdown hook as a backstop. A fixture whose emulator
+ * cannot start must throw from its constructor or factory with a message saying what to install, so
+ * that the test run fails instead of skipping.
+ */
+public interface DriverFixture extends AutoCloseable {
+
+  /** The driver under test; never null, the same instance on every call. */
+  StorageDriver driver();
+
+  /**
+   * The blob store oversized items overflow to; never null, the same instance on every call. A
+   * backend's real store (S3, GCS, Azure Blob on their emulators), or {@link InMemoryBlobStore}.
+   */
+  BlobStore blobStore();
+
+  /**
+   * How large the heavy contracts run against this driver; {@link Scale#full()} unless an emulator
+   * is too slow for the full counts. Every reduction is bounded below by {@link Scale}.
+   */
+  default Scale scale() {
+    return Scale.full();
+  }
+
+  /** Closes the driver and blob store and stops whatever the fixture started. */
+  @Override
+  void close();
+}

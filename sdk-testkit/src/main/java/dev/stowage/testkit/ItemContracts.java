@@ -1,0 +1,324 @@
+package dev.stowage.testkit;
+
+import static dev.stowage.testkit.Helpers.bin;
+import static dev.stowage.testkit.Helpers.item;
+import static dev.stowage.testkit.Helpers.key;
+import static dev.stowage.testkit.Helpers.num;
+import static dev.stowage.testkit.Helpers.pnSpec;
+import static dev.stowage.testkit.Helpers.scanAll;
+import static dev.stowage.testkit.Helpers.str;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.stowage.InvalidRequestException;
+import dev.stowage.KeySchema;
+import dev.stowage.Table;
+import dev.stowage.TableSpec;
+import dev.stowage.item.AttributeType;
+import dev.stowage.item.AttributeValue;
+import dev.stowage.item.Bytes;
+import dev.stowage.item.Item;
+import dev.stowage.item.Key;
+import dev.stowage.item.KeyValue;
+import dev.stowage.query.Condition;
+import dev.stowage.query.Query;
+import dev.stowage.query.ReadOptions;
+import dev.stowage.query.Update;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** Items come back exactly as written, and bad items are refused before anything is written. */
+abstract class ItemContracts extends Contract {
+  private static final KeySchema SCHEMA =
+      KeySchema.of("p", AttributeType.STRING, "s", AttributeType.NUMBER);
+
+  private List<Item> generated() {
+    Map<Key, Item> byKey = new LinkedHashMap<>();
+    for (Item i : Generators.samples(Generators.items(SCHEMA), scale().roundTripSamples(), 2026)) {
+      byKey.put(SCHEMA.keyOf(i), i);
+    }
+    return new ArrayList<>(byKey.values());
+  }
+
+  @Test
+  void generatedItemsRoundTripExactlyThroughPutGetAndQuery() {
+    Table t = table(TableSpec.builder("roundtrip", SCHEMA).build());
+    List<Item> items = generated();
+    for (Item i : items) {
+      t.put(i);
+      assertThat(t.get(SCHEMA.keyOf(i), ReadOptions.CONSISTENT)).contains(i);
+    }
+    Map<KeyValue, List<Item>> byPartition =
+        items.stream().collect(Collectors.groupingBy(i -> SCHEMA.keyOf(i).partition()));
+    for (var e : byPartition.entrySet()) {
+      List<Item> expected = new ArrayList<>(e.getValue());
+      expected.sort(Comparator.comparing(i -> SCHEMA.keyOf(i)));
+      List<Item> got =
+          t.queryAll(Query.partition(e.getKey()).limit(3).consistentRead(true).build()).toList();
+      assertThat(got).as("query of partition %s", e.getKey()).isEqualTo(expected);
+    }
+  }
+
+  @Test
+  void generatedItemsRoundTripExactlyThroughBatchPutAndBatchGet() {
+    Table t = table(TableSpec.builder("roundtripb", SCHEMA).build());
+    List<Item> items = generated();
+    t.batchPut(items);
+    Map<Key, Item> expected = new LinkedHashMap<>();
+    items.forEach(i -> expected.put(SCHEMA.keyOf(i), i));
+    assertThat(t.batchGet(expected.keySet(), ReadOptions.CONSISTENT)).isEqualTo(expected);
+  }
+
+  @Test
+  void everyValueTypeRoundTrips() {
+    Table t = table(pnSpec("types"));
+    Item item =
+        Item.builder()
+            .put("p", "types")
+            .put("s", 1)
+            .put("string", "héllo 𝄞 wörld")
+            .put("emptyString", "")
+            .put("number", new BigDecimal("-12345.678900"))
+            .put("binary", new byte[] {0, 1, (byte) 0x7f, (byte) 0x80, (byte) 0xff})
+            .put("emptyBinary", new byte[0])
+            .put("true", true)
+            .put("false", false)
+            .put("null", AttributeValue.nullValue())
+            .put("emptyList", AttributeValue.list(List.of()))
+            .put("emptyMap", AttributeValue.map(Map.of()))
+            .put(
+                "list",
+                AttributeValue.list(
+                    str("a"),
+                    num(1),
+                    AttributeValue.nullValue(),
+                    AttributeValue.list(AttributeValue.list(), AttributeValue.map(Map.of())),
+                    AttributeValue.map(Map.of("k", AttributeValue.of(true)))))
+            .put(
+                "map",
+                AttributeValue.map(
+                    Map.of(
+                        "nested",
+                        AttributeValue.map(Map.of("deeper", AttributeValue.list(num("0.5")))),
+                        "",
+                        str("empty key"),
+                        "__notReservedInsideMaps",
+                        num(7))))
+            .put("stringSet", AttributeValue.stringSet("b", "a", "", "𝄞"))
+            .put(
+                "numberSet",
+                AttributeValue.numberSet(
+                    List.of(new BigDecimal("1"), new BigDecimal("-1E-130"), new BigDecimal("2.5"))))
+            .put(
+                "binarySet",
+                AttributeValue.binarySet(
+                    List.of(
+                        Bytes.empty(),
+                        Bytes.wrap(new byte[] {(byte) 0xff}),
+                        Bytes.wrap(new byte[] {0}))))
+            .build();
+    t.put(item);
+    Item got = t.get(key("types", 1), ReadOptions.CONSISTENT).orElseThrow();
+    assertThat(got).isEqualTo(item);
+    assertThat(got.getString("string")).isEqualTo("héllo 𝄞 wörld");
+    assertThat(got.getNumber("number")).isEqualByComparingTo("-12345.6789");
+    assertThat(got.getBinary("binary").toByteArray()).containsExactly(0, 1, 0x7f, 0x80, 0xff);
+    assertThat(got.get("null").type()).isEqualTo(AttributeType.NULL);
+    assertThat(got.getStringSet("stringSet")).containsExactly("", "a", "b", "𝄞");
+    assertThat(got.getMap("emptyMap")).isEmpty();
+    assertThat(got.getList("emptyList")).isEmpty();
+  }
+
+  @Test
+  void decimalArithmeticIsExact() {
+    Table t = table(pnSpec("decimals"));
+    BigDecimal sum = new BigDecimal("0.1").add(new BigDecimal("0.2"));
+    t.put(Item.builder().put("p", "d").put("s", 1).put("sum", sum).build());
+    assertThat(t.get(key("d", 1), ReadOptions.CONSISTENT).orElseThrow().getNumber("sum"))
+        .isEqualTo(new BigDecimal("0.3"));
+    t.update(key("d", 2), Update.builder().increment("acc", new BigDecimal("0.1")).build());
+    Item after =
+        t.update(key("d", 2), Update.builder().increment("acc", new BigDecimal("0.2")).build());
+    assertThat(after.getNumber("acc")).isEqualTo(new BigDecimal("0.3"));
+    assertThat(t.get(key("d", 2), ReadOptions.CONSISTENT).orElseThrow().getNumber("acc"))
+        .isEqualTo(new BigDecimal("0.3"));
+  }
+
+  @Test
+  void bigAndSmallMagnitudesRoundTripAsAttributesAndKeys() {
+    Table t = table(pnSpec("magnitudes"));
+    List<BigDecimal> edges = Generators.edgeNumbers();
+    Item.Builder b = Item.builder().put("p", "m").put("s", 0);
+    for (int i = 0; i < edges.size(); i++) {
+      b.put("n" + i, edges.get(i));
+    }
+    b.put("set", AttributeValue.numberSet(edges));
+    Item item = b.build();
+    t.put(item);
+    assertThat(t.get(key("m", 0), ReadOptions.CONSISTENT)).contains(item);
+    for (BigDecimal n : edges) {
+      Item k = Item.builder().put("p", "k").put("s", n).put("v", n).build();
+      t.put(k);
+      assertThat(t.get(Key.of(str("k"), AttributeValue.of(n)), ReadOptions.CONSISTENT))
+          .as("number key %s", n)
+          .contains(k);
+    }
+  }
+
+  @Test
+  void invalidAttributeNamesAreRejectedBeforeAnythingIsWritten() {
+    Table t = table(pnSpec("names"));
+    String tooLong = "x".repeat(256);
+    String longest = "y".repeat(255);
+    assertThatThrownBy(() -> Item.builder().put("__mine", "v"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> Item.builder().put("", "v"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> Item.builder().put(tooLong, "v"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> Item.of(Map.of("__ovf", str("forged"))))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> Update.builder().set("__rq", "v"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> Update.builder().increment("", 1))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> ReadOptions.project("__ix_a_p"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> Query.partition("x").project(tooLong))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> Condition.exists("")).isInstanceOf(IllegalArgumentException.class);
+    assertThat(scanAll(t)).isEmpty();
+
+    Item edge = item("names", 1).toBuilder().put(longest, "longest name").put("𝄞 ü", "x").build();
+    t.put(edge);
+    assertThat(t.get(key("names", 1), ReadOptions.CONSISTENT)).contains(edge);
+  }
+
+  @Test
+  void keyTypeMismatchesAndMissingKeyAttributesAreInvalidRequests() {
+    Table t = table(pnSpec("keytypes"));
+    Item numberPartition = Item.builder().put("p", 5).put("s", 1).build();
+    Item stringSort = Item.builder().put("p", "a").put("s", "1").build();
+    Item noSort = Item.builder().put("p", "a").put("x", "y").build();
+    Item noPartition = Item.builder().put("s", 1).build();
+    for (Item bad : List.of(numberPartition, stringSort, noSort, noPartition)) {
+      assertThatThrownBy(() -> t.put(bad))
+          .as("put %s", bad)
+          .isInstanceOf(InvalidRequestException.class);
+      assertThatThrownBy(() -> t.putIfAbsent(bad))
+          .as("putIfAbsent %s", bad)
+          .isInstanceOf(InvalidRequestException.class);
+      assertThatThrownBy(() -> t.batchPut(List.of(item("ok", 1), bad)))
+          .as("batchPut %s", bad)
+          .isInstanceOf(InvalidRequestException.class);
+    }
+    List<Key> badKeys =
+        List.of(
+            Key.of("a"),
+            Key.of(str("a"), str("1")),
+            Key.of(num(1), num(1)),
+            Key.of(bin(1), num(1)));
+    for (Key bad : badKeys) {
+      assertThatThrownBy(() -> t.get(bad))
+          .as("get %s", bad)
+          .isInstanceOf(InvalidRequestException.class);
+      assertThatThrownBy(() -> t.delete(bad))
+          .as("delete %s", bad)
+          .isInstanceOf(InvalidRequestException.class);
+      assertThatThrownBy(() -> t.update(bad, Update.builder().set("x", "y").build()))
+          .as("update %s", bad)
+          .isInstanceOf(InvalidRequestException.class);
+      assertThatThrownBy(() -> t.batchGet(List.of(key("ok", 1), bad)))
+          .as("batchGet %s", bad)
+          .isInstanceOf(InvalidRequestException.class);
+    }
+    assertThatThrownBy(() -> t.query(Query.partition(num(1)).build()))
+        .isInstanceOf(InvalidRequestException.class);
+    assertThat(scanAll(t)).as("nothing was written").isEmpty();
+  }
+
+  @Test
+  void oversizedKeysAreInvalidRequestsAndKeysAtTheLimitRoundTrip() {
+    var limits = driver().limits();
+    Table strings = table(Helpers.spec("bigkeys", AttributeType.STRING, AttributeType.STRING));
+    String maxP = "p".repeat(limits.maxPartitionKeyBytes());
+    String maxS = "s".repeat(limits.maxSortKeyBytes());
+    Item atLimit = Item.builder().put("p", maxP).put("s", maxS).put("v", "fits").build();
+    strings.put(atLimit);
+    assertThat(strings.get(Key.of(maxP, maxS), ReadOptions.CONSISTENT)).contains(atLimit);
+    assertThat(strings.queryAll(Query.partition(maxP).build())).containsExactly(atLimit);
+
+    Item bigPartition = Item.builder().put("p", maxP + "p").put("s", "s").build();
+    Item bigSort = Item.builder().put("p", "p").put("s", maxS + "s").build();
+    // A multi-byte character pushes a key over its limit in bytes, not in characters.
+    Item bigUtf8Sort =
+        Item.builder().put("p", "p").put("s", "é".repeat(limits.maxSortKeyBytes() / 2 + 1)).build();
+    for (Item bad : List.of(bigPartition, bigSort, bigUtf8Sort)) {
+      assertThatThrownBy(() -> strings.put(bad))
+          .as("put with a key over the limit")
+          .isInstanceOf(InvalidRequestException.class);
+      assertThatThrownBy(() -> strings.batchPut(List.of(bad)))
+          .isInstanceOf(InvalidRequestException.class);
+    }
+    assertThatThrownBy(() -> strings.get(Key.of(maxP + "p", "s")))
+        .isInstanceOf(InvalidRequestException.class);
+    assertThat(scanAll(strings)).containsExactly(atLimit);
+
+    Table binaries = table(Helpers.spec("bigbinkeys", AttributeType.BINARY, AttributeType.BINARY));
+    Item bigBinary =
+        Item.builder()
+            .put("p", new byte[limits.maxPartitionKeyBytes() + 1])
+            .put("s", new byte[] {1})
+            .build();
+    assertThatThrownBy(() -> binaries.put(bigBinary)).isInstanceOf(InvalidRequestException.class);
+    assertThat(scanAll(binaries)).isEmpty();
+  }
+
+  @Test
+  void getWithProjectionReturnsKeysAndTheNamedAttributes() {
+    Table t = table(pnSpec("projection"));
+    Item full = item("pr", 1, "a", "1", "b", "2", "c", "3");
+    t.put(full);
+    assertThat(t.get(key("pr", 1), new ReadOptions(java.util.Set.of("a", "c"), true)))
+        .contains(item("pr", 1, "a", "1", "c", "3"));
+    assertThat(t.get(key("pr", 1), new ReadOptions(java.util.Set.of("missing"), true)))
+        .contains(item("pr", 1));
+    assertThat(t.batchGet(List.of(key("pr", 1)), new ReadOptions(java.util.Set.of("b"), true)))
+        .containsEntry(key("pr", 1), item("pr", 1, "b", "2"));
+    assertThat(t.query(Query.partition("pr").project("c").consistentRead(true).build()).items())
+        .containsExactly(item("pr", 1, "c", "3"));
+  }
+
+  @Test
+  void consistentReadsSeeTheLatestWrite() {
+    Table t = table(pnSpec("consistent"));
+    for (int i = 0; i < 20; i++) {
+      Item v = item("c", 1, "v", Integer.toString(i));
+      t.put(v);
+      assertThat(t.get(key("c", 1), ReadOptions.CONSISTENT)).contains(v);
+      assertThat(t.query(Query.partition("c").consistentRead(true).build()).items())
+          .containsExactly(v);
+    }
+    assertThat(t.delete(key("c", 1))).isTrue();
+    assertThat(t.get(key("c", 1), ReadOptions.CONSISTENT)).isEmpty();
+    assertThat(t.delete(key("c", 1))).isFalse();
+  }
+
+  @Test
+  void putReplacesTheWholeItemAndPutIfAbsentKeepsTheFirst() {
+    Table t = table(pnSpec("replace"));
+    t.put(item("r", 1, "a", "1", "b", "2"));
+    t.put(item("r", 1, "c", "3"));
+    assertThat(t.get(key("r", 1), ReadOptions.CONSISTENT)).contains(item("r", 1, "c", "3"));
+    assertThat(t.putIfAbsent(item("r", 1, "d", "4"))).isFalse();
+    assertThat(t.putIfAbsent(item("r", 2, "d", "4"))).isTrue();
+    assertThat(t.get(key("r", 1), ReadOptions.CONSISTENT)).contains(item("r", 1, "c", "3"));
+    assertThat(t.get(key("r", 2), ReadOptions.CONSISTENT)).contains(item("r", 2, "d", "4"));
+  }
+}
