@@ -16,6 +16,20 @@ import net.jqwik.api.Provide;
 
 class TupleEncodingTest {
 
+  @org.junit.jupiter.api.Test
+  void documentedExamplesArePinned() {
+    assertThat(hex(List.of(AttributeValue.of("a")))).isEqualTo("0120610001");
+    assertThat(hex(List.of(AttributeValue.of(new BigDecimal("1.5"))))).isEqualTo("013200c8020600");
+    assertThat(hex(List.of(AttributeValue.of(new BigDecimal("-1.5"))))).isEqualTo("0130ff37fdf9ff");
+    assertThat(hex(List.of(AttributeValue.of("a"), AttributeValue.of(0))))
+        .isEqualTo("012061000131");
+    assertThat(hex(List.of(AttributeValue.of(new byte[] {0})))).isEqualTo("011000ff0001");
+  }
+
+  private static String hex(List<KeyValue> tuple) {
+    return java.util.HexFormat.of().formatHex(TupleEncoding.encode(tuple).toByteArray());
+  }
+
   @Provide
   Arbitrary<KeyValue> keyValues() {
     Arbitrary<KeyValue> strings =
