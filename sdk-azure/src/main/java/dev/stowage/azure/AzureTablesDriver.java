@@ -1,0 +1,211 @@
+package dev.stowage.azure;
+
+import com.azure.core.http.policy.FixedDelayOptions;
+import com.azure.core.http.policy.RetryOptions;
+import com.azure.data.tables.TableServiceClient;
+import com.azure.data.tables.TableServiceClientBuilder;
+import dev.stowage.azure.internal.AzureKeys;
+import dev.stowage.azure.internal.AzureSizeModel;
+import dev.stowage.azure.internal.Batches;
+import dev.stowage.azure.internal.IndexEntries;
+import dev.stowage.azure.internal.ItemStore;
+import dev.stowage.azure.internal.ItemWriter;
+import dev.stowage.azure.internal.Queries;
+import dev.stowage.azure.internal.Row;
+import dev.stowage.azure.internal.Tables;
+import dev.stowage.azure.internal.WriteStep;
+import dev.stowage.item.Item;
+import dev.stowage.item.Key;
+import dev.stowage.spi.BatchGetResult;
+import dev.stowage.spi.BatchWriteResult;
+import dev.stowage.spi.Capability;
+import dev.stowage.spi.DriverLimits;
+import dev.stowage.spi.DriverQuery;
+import dev.stowage.spi.DriverScan;
+import dev.stowage.spi.Expectation;
+import dev.stowage.spi.QueryResult;
+import dev.stowage.spi.StorageDriver;
+import dev.stowage.spi.StoredItem;
+import dev.stowage.spi.TableLayout;
+import dev.stowage.spi.TableRef;
+import dev.stowage.spi.TxOp;
+import dev.stowage.spi.WriteOp;
+import dev.stowage.spi.WriteResult;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Stowage's driver for Azure Table Storage (and Azurite).
+ *
+ * <p>Each logical table maps to one Azure table (plus one for its index entries); keys of every
+ * Stowage type are encoded into PartitionKey and RowKey order-preservingly; items with a sort key
+ * keep a mirror row for descending queries; secondary indexes are maintained as index entities with
+ * read repair; transactions cover one partition of one table. {@code docs/azure.md} describes every
+ * encoding and its costs.
+ *
+ * <p>Thread-safe. The driver never retries: throttling ({@code 503 ServerBusy}) surfaces as {@link
+ * dev.stowage.ThrottledException}, timeouts and I/O errors as {@link
+ * dev.stowage.UnavailableException}, and Stowage's core retries them. When you pass your own {@link
+ * TableServiceClient}, configure its retry policy to not retry either (as {@link
+ * #fromConnectionString} does), or requests are retried twice.
+ */
+public final class AzureTablesDriver implements StorageDriver {
+  private static final DriverLimits LIMITS =
+      new DriverLimits(
+          1024 * 1024,
+          64 * 1024,
+          252,
+          96,
+          256,
+          256,
+          100,
+          100,
+          Batches.MAX_ACTIONS / 2,
+          new AzureSizeModel());
+
+  private final ExecutorService executor;
+  private final ItemStore store;
+  private final ItemWriter writer;
+  private final Queries queries;
+  private final Batches batches;
+  private final Tables tables;
+
+  AzureTablesDriver(TableServiceClient service, WriteStep.Hook hook) {
+    Objects.requireNonNull(service, "service");
+    AtomicInteger threads = new AtomicInteger();
+    this.executor =
+        Executors.newFixedThreadPool(
+            8,
+            r -> {
+              Thread t = new Thread(r, "stowage-azure-" + threads.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    this.tables = new Tables(service);
+    this.store = new ItemStore(tables);
+    IndexEntries index = new IndexEntries(tables);
+    this.writer = new ItemWriter(store, index, hook);
+    this.queries = new Queries(tables, store, index, executor);
+    this.batches = new Batches(tables, store, writer, index);
+  }
+
+  /**
+   * A driver over the application's client. Closing the driver does not close the client.
+   *
+   * @param service the Table service client; not null
+   */
+  public static AzureTablesDriver of(TableServiceClient service) {
+    return new AzureTablesDriver(service, WriteStep.Hook.NONE);
+  }
+
+  /**
+   * A driver over a new client for {@code connectionString}, with the SDK's own retries switched
+   * off (Stowage's core retries).
+   *
+   * @param connectionString an Azure Storage connection string; not null
+   */
+  public static AzureTablesDriver fromConnectionString(String connectionString) {
+    TableServiceClient service =
+        new TableServiceClientBuilder()
+            .connectionString(Objects.requireNonNull(connectionString, "connectionString"))
+            .retryOptions(new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1))))
+            .buildClient();
+    return of(service);
+  }
+
+  @Override
+  public String name() {
+    return "azure";
+  }
+
+  /**
+   * Azure's limits: 1 MiB per entity, 64 KiB per property, 252 Stowage attributes (255 properties
+   * minus PartitionKey, RowKey and Timestamp; key attributes live in the keys, one property is the
+   * driver's nonce), keys of at most {@value AzureKeys#MAX_KEY_CHARS} characters after encoding
+   * (the byte limits reported here keep composite index keys within that).
+   */
+  @Override
+  public DriverLimits limits() {
+    return LIMITS;
+  }
+
+  /** Single-partition transactions and strongly consistent (verified) index queries. */
+  @Override
+  public Set<Capability> capabilities() {
+    return EnumSet.of(Capability.TRANSACTIONS, Capability.CONSISTENT_INDEX_QUERIES);
+  }
+
+  @Override
+  public void ensureTable(TableLayout layout) {
+    tables.ensure(layout);
+  }
+
+  @Override
+  public void dropTable(TableRef table) {
+    tables.drop(table);
+  }
+
+  @Override
+  public Optional<StoredItem> get(TableLayout table, Key key, boolean consistentRead) {
+    table.keySchema().validate(key);
+    return store.get(table, key).map(Row::stored);
+  }
+
+  @Override
+  public BatchGetResult batchGet(TableLayout table, List<Key> keys, boolean consistentRead) {
+    keys.forEach(table.keySchema()::validate);
+    List<StoredItem> found =
+        queries.getAll(table, keys).stream().flatMap(Optional::stream).map(Row::stored).toList();
+    return new BatchGetResult(found, List.of());
+  }
+
+  @Override
+  public WriteResult put(TableLayout table, Item item, Expectation expect, boolean returnPrevious) {
+    return writer.put(table, item, expect, returnPrevious);
+  }
+
+  @Override
+  public WriteResult delete(
+      TableLayout table, Key key, Expectation expect, boolean returnPrevious) {
+    return writer.delete(table, key, expect, returnPrevious);
+  }
+
+  @Override
+  public BatchWriteResult batchWrite(TableLayout table, List<WriteOp> writes) {
+    return batches.batchWrite(table, writes);
+  }
+
+  @Override
+  public QueryResult query(TableLayout table, DriverQuery query) {
+    return queries.query(table, query);
+  }
+
+  @Override
+  public QueryResult scan(TableLayout table, DriverScan scan) {
+    return queries.scan(table, scan);
+  }
+
+  /**
+   * Applies the operations in one Azure entity-group transaction. All operations must address one
+   * partition of one table, else {@link dev.stowage.UnsupportedCapabilityException} (the real
+   * service rejects other transactions, although Azurite accepts them). At most {@code
+   * limits().maxTransactionItems()} operations; a token check gives the checked item a new token;
+   * an "absent" check or delete is unsupported.
+   */
+  @Override
+  public void transactWrite(List<TableLayout> layouts, List<TxOp> ops) {
+    batches.transactWrite(layouts, ops);
+  }
+
+  @Override
+  public void close() {
+    executor.shutdownNow();
+  }
+}

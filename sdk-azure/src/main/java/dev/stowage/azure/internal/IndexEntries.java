@@ -1,0 +1,134 @@
+package dev.stowage.azure.internal;
+
+import com.azure.data.tables.TableClient;
+import com.azure.data.tables.models.TableEntity;
+import com.azure.data.tables.models.TableTransactionAction;
+import com.azure.data.tables.models.TableTransactionActionType;
+import dev.stowage.item.AttributeValue;
+import dev.stowage.item.Bytes;
+import dev.stowage.item.Item;
+import dev.stowage.item.Key;
+import dev.stowage.spi.IndexLayout;
+import dev.stowage.spi.TableLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Index entities: Azure has no secondary indexes, so the driver keeps, for every item version
+ * carrying an index's synthesized attributes, one forward and one reverse row in the index table
+ * (see {@link AzureKeys}). Both rows of an entry share a partition and are written and deleted in
+ * one transaction.
+ *
+ * <p>Each item version has a random nonce, stored on the item and in its entries' RowKeys. An entry
+ * is valid only while the item's nonce equals the entry's, so an entry that does not match is
+ * garbage forever and deleting it can never race with a writer (a new version always writes new
+ * rows).
+ */
+public final class IndexEntries {
+  private static final System.Logger LOG = System.getLogger(IndexEntries.class.getName());
+  private final Tables tables;
+
+  public IndexEntries(Tables tables) {
+    this.tables = tables;
+  }
+
+  /**
+   * One index entry.
+   *
+   * @param index the index name
+   * @param partitionKey the entry's PartitionKey
+   * @param composite the entry's composite C (forward RowKey without its prefix)
+   */
+  public record Entry(String index, String partitionKey, String composite) {
+    String forwardRowKey() {
+      return AzureKeys.ITEM + composite;
+    }
+
+    String reverseRowKey() {
+      return AzureKeys.MIRROR + KeyCodec.reverse(composite);
+    }
+  }
+
+  /** A fresh nonce for a new item version. */
+  public static String newNonce() {
+    byte[] b = new byte[8];
+    ThreadLocalRandom.current().nextBytes(b);
+    return KeyCodec.encodeBytes(b);
+  }
+
+  /** The entries of an item version (none for indexes whose attributes it lacks). */
+  public static List<Entry> entries(TableLayout layout, Key key, Item item, String nonce) {
+    List<Entry> out = new ArrayList<>();
+    if (nonce == null) {
+      return out;
+    }
+    for (IndexLayout index : layout.indexes()) {
+      Optional<Bytes> p = binary(item, index.partitionAttribute());
+      Optional<Bytes> s = binary(item, index.sortAttribute());
+      if (p.isPresent() && s.isPresent()) {
+        out.add(
+            new Entry(
+                index.name(),
+                AzureKeys.indexPartitionKey(index.name(), p.get()),
+                AzureKeys.indexComposite(s.get(), key, nonce)));
+      }
+    }
+    return out;
+  }
+
+  /** True if {@code row} is the current version the entry was written for. */
+  public static boolean matches(
+      IndexLayout index, Bytes partition, AzureKeys.IndexEntry e, Row row) {
+    if (row == null || row.nonce() == null || !row.nonce().equals(e.nonce())) {
+      return false;
+    }
+    return binary(row.item(), index.partitionAttribute()).equals(Optional.of(partition))
+        && binary(row.item(), index.sortAttribute()).equals(Optional.of(e.sort()));
+  }
+
+  private static Optional<Bytes> binary(Item item, String attribute) {
+    return item.find(attribute)
+        .filter(v -> v instanceof AttributeValue.BinaryValue)
+        .map(v -> ((AttributeValue.BinaryValue) v).value());
+  }
+
+  /** Writes entries (both rows of each in one transaction). */
+  public void write(TableLayout layout, List<Entry> entries) {
+    TableClient client = tables.index(layout.ref());
+    for (Entry e : entries) {
+      try {
+        client.submitTransaction(
+            List.of(
+                new TableTransactionAction(
+                    TableTransactionActionType.UPSERT_REPLACE,
+                    new TableEntity(e.partitionKey(), e.forwardRowKey())),
+                new TableTransactionAction(
+                    TableTransactionActionType.UPSERT_REPLACE,
+                    new TableEntity(e.partitionKey(), e.reverseRowKey()))));
+      } catch (RuntimeException ex) {
+        throw AzureErrors.translate(ex, "writing index entry of " + layout.ref());
+      }
+    }
+  }
+
+  /**
+   * Deletes entries that are garbage; failures are only logged, since a surviving garbage entry is
+   * skipped and deleted again by the next index query that meets it.
+   */
+  public void deleteQuietly(TableLayout layout, List<Entry> entries) {
+    TableClient client = tables.index(layout.ref());
+    for (Entry e : entries) {
+      for (String rk : new String[] {e.forwardRowKey(), e.reverseRowKey()}) {
+        try {
+          client.deleteEntity(e.partitionKey(), rk);
+        } catch (RuntimeException ex) {
+          if (AzureErrors.status(ex) != 404) {
+            LOG.log(System.Logger.Level.DEBUG, "stale index row not deleted yet", ex);
+          }
+        }
+      }
+    }
+  }
+}

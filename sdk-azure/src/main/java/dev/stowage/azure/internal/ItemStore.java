@@ -1,0 +1,206 @@
+package dev.stowage.azure.internal;
+
+import com.azure.core.http.HttpHeaderName;
+import com.azure.core.http.rest.Response;
+import com.azure.data.tables.TableClient;
+import com.azure.data.tables.models.TableEntity;
+import com.azure.data.tables.models.TableEntityUpdateMode;
+import com.azure.data.tables.models.TableTransactionAction;
+import com.azure.data.tables.models.TableTransactionActionType;
+import dev.stowage.ConditionFailedException;
+import dev.stowage.NotFoundException;
+import dev.stowage.item.Item;
+import dev.stowage.item.Key;
+import dev.stowage.spi.Expectation;
+import dev.stowage.spi.TableLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Reads and writes single items: the item entity plus, on tables with a sort key, its mirror row in
+ * the same partition, written together in one entity-group transaction so they never disagree.
+ */
+public final class ItemStore {
+  private final Tables tables;
+
+  public ItemStore(Tables tables) {
+    this.tables = tables;
+  }
+
+  /** Point read. */
+  public Optional<Row> get(TableLayout layout, Key key) {
+    TableClient client = tables.data(layout.ref());
+    try {
+      Response<TableEntity> r =
+          client.getEntityWithResponse(
+              AzureKeys.partitionKey(key.partition()), AzureKeys.rowKey(key), null, null, null);
+      return Optional.of(row(layout, key, r.getValue()));
+    } catch (RuntimeException e) {
+      if (AzureErrors.status(e) == 404 && !AzureErrors.code(e).equals("TableNotFound")) {
+        return Optional.empty();
+      }
+      throw AzureErrors.translate(e, "reading " + key + " from " + layout.ref());
+    }
+  }
+
+  /** Decodes an item entity whose key is known. */
+  public static Row row(TableLayout layout, Key key, TableEntity e) {
+    Map<String, Object> props = e.getProperties();
+    Item item = EntityCodec.item(layout.keySchema(), key, props);
+    return new Row(item, e.getETag(), (String) props.get(EntityCodec.NONCE));
+  }
+
+  /** Decodes an item entity from a query. */
+  public static Row row(TableLayout layout, TableEntity e) {
+    Key key = AzureKeys.key(layout.keySchema(), e.getPartitionKey(), e.getRowKey());
+    return row(layout, key, e);
+  }
+
+  /** The entity of an item, with its nonce property when given. */
+  public static TableEntity entity(TableLayout layout, Key key, Item item, String nonce) {
+    TableEntity e = new TableEntity(AzureKeys.partitionKey(key.partition()), AzureKeys.rowKey(key));
+    e.getProperties().putAll(EntityCodec.properties(layout.keySchema(), item));
+    if (nonce != null) {
+      e.addProperty(EntityCodec.NONCE, nonce);
+    }
+    return e;
+  }
+
+  /**
+   * Writes an item under {@code expect}; returns the new ETag.
+   *
+   * <p>Tables without a sort key, and updates under a token (the item, hence its mirror row,
+   * exists), take one request whose response carries the ETag. Creating or upserting an item with a
+   * sort key writes item and mirror row in one transaction; the Tables SDK does not expose the
+   * ETags of transaction actions, so the item is read back and its nonce compared: if another
+   * writer replaced it meanwhile, the returned token is one that matches no version, so a
+   * compare-and-set with it fails as it must.
+   */
+  public String put(TableLayout layout, Key key, TableEntity entity, Expectation expect) {
+    TableClient client = tables.data(layout.ref());
+    String what = "writing " + key + " to " + layout.ref();
+    try {
+      if (key.sortOrNull() == null || expect instanceof Expectation.Token) {
+        Response<Void> r = putSingle(client, entity, expect);
+        return etag(r.getHeaders().getValue(HttpHeaderName.ETAG));
+      }
+      String nonce = (String) entity.getProperty(EntityCodec.NONCE);
+      if (nonce == null) {
+        nonce = IndexEntries.newNonce();
+        entity.addProperty(EntityCodec.NONCE, nonce);
+      }
+      List<TableTransactionAction> actions = new ArrayList<>(2);
+      actions.add(putAction(entity, expect));
+      actions.add(
+          new TableTransactionAction(
+              TableTransactionActionType.UPSERT_REPLACE, mirror(entity, key)));
+      client.submitTransaction(actions);
+      Optional<Row> written = get(layout, key);
+      if (written.isPresent() && nonce.equals(written.get().nonce())) {
+        return written.get().etag();
+      }
+      return SUPERSEDED + nonce;
+    } catch (RuntimeException e) {
+      throw writeError(e, what, expect);
+    }
+  }
+
+  /** Prefix of tokens of versions that were replaced before their writer could read them back. */
+  static final String SUPERSEDED = "superseded:";
+
+  /**
+   * Azurite sends single-entity ETag headers without their closing quote ({@code W/"datetime'…'});
+   * entities read back carry the full form, so both are normalized to it.
+   */
+  static String etag(String header) {
+    if (header != null && header.startsWith("W/\"") && !header.endsWith("\"")) {
+      return header + "\"";
+    }
+    return header;
+  }
+
+  /**
+   * Deletes an item under {@code expect} ({@link Expectation#ANY} or a token). Returns false when
+   * there was nothing to delete under {@link Expectation#ANY}.
+   */
+  public boolean delete(TableLayout layout, Key key, Expectation expect) {
+    TableClient client = tables.data(layout.ref());
+    String pk = AzureKeys.partitionKey(key.partition());
+    String rk = AzureKeys.rowKey(key);
+    String what = "deleting " + key + " from " + layout.ref();
+    TableEntity target = new TableEntity(pk, rk);
+    boolean ifUnchanged = expect instanceof Expectation.Token;
+    if (ifUnchanged) {
+      target.addProperty("odata.etag", ((Expectation.Token) expect).token());
+    }
+    try {
+      if (key.sortOrNull() == null) {
+        client.deleteEntityWithResponse(target, ifUnchanged, null, null);
+      } else {
+        client.submitTransaction(
+            List.of(
+                new TableTransactionAction(TableTransactionActionType.DELETE, target, ifUnchanged),
+                new TableTransactionAction(
+                    TableTransactionActionType.DELETE,
+                    new TableEntity(pk, AzureKeys.mirrorRowKey(key.sortOrNull())))));
+      }
+      return true;
+    } catch (RuntimeException e) {
+      if (expect instanceof Expectation.Any
+          && AzureErrors.status(e) == 404
+          && !AzureErrors.code(e).equals("TableNotFound")) {
+        return false;
+      }
+      throw writeError(e, what, expect);
+    }
+  }
+
+  /** The transaction action storing an item under an expectation. */
+  public static TableTransactionAction putAction(TableEntity entity, Expectation expect) {
+    if (expect instanceof Expectation.Absent) {
+      return new TableTransactionAction(TableTransactionActionType.CREATE, entity);
+    }
+    if (expect instanceof Expectation.Token t) {
+      entity.addProperty("odata.etag", t.token());
+      return new TableTransactionAction(TableTransactionActionType.UPDATE_REPLACE, entity, true);
+    }
+    return new TableTransactionAction(TableTransactionActionType.UPSERT_REPLACE, entity);
+  }
+
+  /** The mirror row of an item entity (tables with a sort key). */
+  public static TableEntity mirror(TableEntity item, Key key) {
+    return new TableEntity(item.getPartitionKey(), AzureKeys.mirrorRowKey(key.sortOrNull()));
+  }
+
+  private static Response<Void> putSingle(
+      TableClient client, TableEntity entity, Expectation expect) {
+    if (expect instanceof Expectation.Absent) {
+      return client.createEntityWithResponse(entity, null, null);
+    }
+    if (expect instanceof Expectation.Token t) {
+      entity.addProperty("odata.etag", t.token());
+      return client.updateEntityWithResponse(
+          entity, TableEntityUpdateMode.REPLACE, true, null, null);
+    }
+    return client.upsertEntityWithResponse(entity, TableEntityUpdateMode.REPLACE, null, null);
+  }
+
+  /** Translates a write error; failed expectations become {@link ConditionFailedException}. */
+  public static RuntimeException writeError(RuntimeException e, String what, Expectation expect) {
+    int status = AzureErrors.status(e);
+    String code = AzureErrors.code(e);
+    if (code.equals("TableNotFound")) {
+      return new NotFoundException(what + " failed: the table does not exist", e);
+    }
+    if (status == 409 && expect instanceof Expectation.Absent) {
+      return new ConditionFailedException(what + " failed: the item already exists", e);
+    }
+    if (status == 412 || (status == 404 && expect instanceof Expectation.Token)) {
+      return new ConditionFailedException(
+          what + " failed: the item is missing or has another version", e);
+    }
+    return AzureErrors.translate(e, what);
+  }
+}

@@ -1,0 +1,129 @@
+package dev.stowage.azure.internal;
+
+import com.azure.data.tables.models.TableEntity;
+import dev.stowage.ConditionFailedException;
+import dev.stowage.ConflictException;
+import dev.stowage.item.Item;
+import dev.stowage.item.Key;
+import dev.stowage.spi.Expectation;
+import dev.stowage.spi.StoredItem;
+import dev.stowage.spi.TableLayout;
+import dev.stowage.spi.WriteResult;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Puts and deletes with expectations, index maintenance and previous-item return.
+ *
+ * <p>Write order on tables with indexes: (1) write the new version's index entries, (2) write the
+ * item with its new nonce, conditional on the version read before, (3) delete the replaced
+ * version's entries. A crash after (1) leaves entries whose nonce no item carries; after (2),
+ * entries of a version that is gone. Both are skipped and deleted by index queries (read repair),
+ * so queries never show a stale item and never miss the current one.
+ *
+ * <p>When the replaced item matters (indexes, or the caller wants it back), an {@link
+ * Expectation#ANY} write reads the item and writes conditionally on that version, repeating on a
+ * lost race, so the replaced item is known exactly.
+ */
+public final class ItemWriter {
+  private static final int MAX_ATTEMPTS = 16;
+
+  private final ItemStore store;
+  private final IndexEntries index;
+  private final WriteStep.Hook hook;
+
+  public ItemWriter(ItemStore store, IndexEntries index, WriteStep.Hook hook) {
+    this.store = store;
+    this.index = index;
+    this.hook = hook;
+  }
+
+  /** See {@link dev.stowage.spi.StorageDriver#put}. */
+  public WriteResult put(
+      TableLayout layout, Item item, Expectation expect, boolean returnPrevious) {
+    Key key = layout.keySchema().keyOf(item);
+    boolean indexed = !layout.indexes().isEmpty();
+    if (!indexed && !returnPrevious) {
+      String etag = store.put(layout, key, ItemStore.entity(layout, key, item, null), expect);
+      return new WriteResult(Optional.empty(), etag);
+    }
+    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      Optional<Row> previous = store.get(layout, key);
+      check(expect, previous, key);
+      Expectation exact = previous.map(r -> Expectation.token(r.etag())).orElse(Expectation.ABSENT);
+      String nonce = indexed ? IndexEntries.newNonce() : null;
+      List<IndexEntries.Entry> fresh = IndexEntries.entries(layout, key, item, nonce);
+      index.write(layout, fresh);
+      hook.after(WriteStep.NEW_ENTRIES_WRITTEN);
+      String etag;
+      try {
+        etag = store.put(layout, key, ItemStore.entity(layout, key, item, nonce), exact);
+      } catch (ConditionFailedException raced) {
+        index.deleteQuietly(layout, fresh);
+        if (expect instanceof Expectation.Any) {
+          continue;
+        }
+        throw raced;
+      }
+      hook.after(WriteStep.ITEM_WRITTEN);
+      previous.ifPresent(r -> index.deleteQuietly(layout, staleEntries(layout, key, r)));
+      hook.after(WriteStep.STALE_ENTRIES_DELETED);
+      return new WriteResult(returnPrevious ? previous.map(Row::stored) : Optional.empty(), etag);
+    }
+    throw new ConflictException("writing " + key + " to " + layout.ref() + " kept racing");
+  }
+
+  /** See {@link dev.stowage.spi.StorageDriver#delete}. */
+  public WriteResult delete(
+      TableLayout layout, Key key, Expectation expect, boolean returnPrevious) {
+    layout.keySchema().validate(key);
+    boolean indexed = !layout.indexes().isEmpty();
+    if (!indexed && !returnPrevious && !(expect instanceof Expectation.Absent)) {
+      store.delete(layout, key, expect);
+      return new WriteResult(Optional.empty(), null);
+    }
+    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      Optional<Row> previous = store.get(layout, key);
+      check(expect, previous, key);
+      if (previous.isEmpty()) {
+        return new WriteResult(Optional.empty(), null);
+      }
+      try {
+        store.delete(layout, key, Expectation.token(previous.get().etag()));
+      } catch (ConditionFailedException raced) {
+        if (expect instanceof Expectation.Any) {
+          continue;
+        }
+        throw raced;
+      }
+      hook.after(WriteStep.ITEM_WRITTEN);
+      index.deleteQuietly(layout, staleEntries(layout, key, previous.get()));
+      hook.after(WriteStep.STALE_ENTRIES_DELETED);
+      Optional<StoredItem> prev = returnPrevious ? previous.map(Row::stored) : Optional.empty();
+      return new WriteResult(prev, null);
+    }
+    throw new ConflictException("deleting " + key + " from " + layout.ref() + " kept racing");
+  }
+
+  /** The entries of a stored version, which become garbage once it is replaced or deleted. */
+  static List<IndexEntries.Entry> staleEntries(TableLayout layout, Key key, Row row) {
+    return IndexEntries.entries(layout, key, row.item(), row.nonce());
+  }
+
+  /** Checks an expectation against the version read. */
+  static void check(Expectation expect, Optional<Row> previous, Key key) {
+    if (expect instanceof Expectation.Absent && previous.isPresent()) {
+      throw new ConditionFailedException("item " + key + " already exists");
+    }
+    if (expect instanceof Expectation.Token t
+        && (previous.isEmpty() || !previous.get().etag().equals(t.token()))) {
+      throw new ConditionFailedException(
+          "item " + key + (previous.isEmpty() ? " does not exist" : " has another version"));
+    }
+  }
+
+  /** The entity of a new version (used by batches and transactions). */
+  static TableEntity entity(TableLayout layout, Key key, Item item, String nonce) {
+    return ItemStore.entity(layout, key, item, nonce);
+  }
+}

@@ -1,0 +1,137 @@
+package dev.stowage.azure.internal;
+
+import dev.stowage.item.AttributeValue;
+import dev.stowage.item.Bytes;
+import dev.stowage.item.Key;
+import dev.stowage.item.KeyValue;
+import dev.stowage.spi.KeyRange;
+import dev.stowage.spi.Position;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Translates sort ranges into RowKey filters over forward rows ({@code k} prefix, ascending) or
+ * mirror rows ({@code r} prefix, whose ascending order is the descending order of the items).
+ *
+ * <p>For the primary key the row is {@code k}+enc(sort) and bounds map one to one; in mirror space
+ * every comparison flips because {@link KeyCodec#reverse} reverses order. For index rows the
+ * composite C = enc(sort) {@code !} … never equals a bound A = enc(value): "sort ≥ v" is "C ≥ A",
+ * "sort > v" is "C ≥ A⁺" with A⁺ = A + {@code "} (just above every string starting with A + {@code
+ * !}); in mirror space "C ≥ A" is "R ≤ comp(A)~" and "C ≥ A⁺" is "R &lt; comp(A)z", where comp(A)
+ * is the reversed form without its terminator and {@code z} is the mirror of {@code !}.
+ */
+public final class RowRange {
+  private final List<String> clauses = new ArrayList<>();
+
+  /** The OData filter for {@code partitionKey} and the collected RowKey clauses. */
+  public String filter(String partitionKey) {
+    StringBuilder sb = new StringBuilder("PartitionKey eq '").append(partitionKey).append('\'');
+    for (String c : clauses) {
+      sb.append(" and ").append(c);
+    }
+    return sb.toString();
+  }
+
+  private void add(String op, String value) {
+    clauses.add("RowKey " + op + " '" + value + "'");
+  }
+
+  /** Rows of the primary key within {@code range}, after {@code start}, in either direction. */
+  public static RowRange primary(KeyRange range, Position start, boolean descending) {
+    RowRange r = new RowRange();
+    String prefix = descending ? AzureKeys.MIRROR : AzureKeys.ITEM;
+    r.add("ge", prefix);
+    r.add("lt", next(prefix));
+    if (range.lower() != null) {
+      r.bound(range.lower(), true, range.lowerInclusive(), descending);
+    }
+    if (range.upper() != null) {
+      r.bound(range.upper(), false, range.upperInclusive(), descending);
+    }
+    if (start != null && start.key().sortOrNull() != null) {
+      // Strictly after start in the query's direction: above it ascending, below it descending.
+      r.bound(start.key().sortOrNull(), !descending, false, descending);
+    }
+    return r;
+  }
+
+  private void bound(KeyValue v, boolean lower, boolean inclusive, boolean descending) {
+    String enc = KeyCodec.encode(v);
+    if (!descending) {
+      add(lower ? (inclusive ? "ge" : "gt") : (inclusive ? "le" : "lt"), AzureKeys.ITEM + enc);
+    } else {
+      String rev = AzureKeys.MIRROR + KeyCodec.reverse(enc);
+      add(lower ? (inclusive ? "le" : "lt") : (inclusive ? "ge" : "gt"), rev);
+    }
+  }
+
+  /** Rows of an index partition within {@code range}, after {@code start}. */
+  public static RowRange index(KeyRange range, Position start, boolean descending) {
+    RowRange r = new RowRange();
+    String prefix = descending ? AzureKeys.MIRROR : AzureKeys.ITEM;
+    r.add("ge", prefix);
+    r.add("lt", next(prefix));
+    if (range.lower() != null) {
+      r.indexLower(encode(range.lower()), !range.lowerInclusive(), descending);
+    }
+    if (range.upper() != null) {
+      r.indexUpper(encode(range.upper()), range.upperInclusive(), descending);
+    }
+    if (start != null) {
+      String p = positionPrefix(start);
+      if (!descending) {
+        r.indexLower(p, true, false);
+      } else {
+        r.indexUpper(p, false, true);
+      }
+    }
+    return r;
+  }
+
+  /** C ≥ A (or C ≥ A⁺ when {@code plus}). */
+  private void indexLower(String a, boolean plus, boolean descending) {
+    if (!descending) {
+      add("ge", AzureKeys.ITEM + a + (plus ? "\"" : ""));
+    } else if (plus) {
+      add("lt", AzureKeys.MIRROR + comp(a) + "z");
+    } else {
+      add("le", AzureKeys.MIRROR + comp(a) + KeyCodec.REVERSE_END);
+    }
+  }
+
+  /** C &lt; A (or C &lt; A⁺ when {@code plus}). */
+  private void indexUpper(String a, boolean plus, boolean descending) {
+    if (!descending) {
+      add("lt", AzureKeys.ITEM + a + (plus ? "\"" : ""));
+    } else if (plus) {
+      add("ge", AzureKeys.MIRROR + comp(a) + "z");
+    } else {
+      add("gt", AzureKeys.MIRROR + comp(a) + KeyCodec.REVERSE_END);
+    }
+  }
+
+  private static String comp(String a) {
+    String r = KeyCodec.reverse(a);
+    return r.substring(0, r.length() - 1);
+  }
+
+  private static String encode(KeyValue v) {
+    Bytes b = ((AttributeValue.BinaryValue) v).value();
+    return KeyCodec.encodeBytes(b.toByteArray());
+  }
+
+  /** enc(index sort) ! enc(partition) [! enc(sort)] of a position. */
+  private static String positionPrefix(Position start) {
+    Key key = start.key();
+    StringBuilder sb = new StringBuilder(encode(start.indexSort()));
+    sb.append(KeyCodec.SEP).append(KeyCodec.encode(key.partition()));
+    if (key.sortOrNull() != null) {
+      sb.append(KeyCodec.SEP).append(KeyCodec.encode(key.sortOrNull()));
+    }
+    return sb.toString();
+  }
+
+  private static String next(String prefix) {
+    return String.valueOf((char) (prefix.charAt(0) + 1));
+  }
+}

@@ -1,0 +1,110 @@
+package dev.stowage.azure.internal;
+
+import com.azure.data.tables.TableClient;
+import com.azure.data.tables.TableServiceClient;
+import com.azure.data.tables.models.TableEntity;
+import com.azure.data.tables.models.TableServiceException;
+import dev.stowage.InvalidRequestException;
+import dev.stowage.spi.IndexLayout;
+import dev.stowage.spi.TableLayout;
+import dev.stowage.spi.TableRef;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+
+/**
+ * Table clients, provisioning and the schema record. Each logical table has a data table and, when
+ * it has indexes, an index table (see {@link TableNames}). The data table holds a schema entity in
+ * partition {@value #META_PARTITION} (outside the item partitions, which all start with {@code k}),
+ * so {@code ensureTable} can detect a layout that disagrees with the stored one.
+ */
+public final class Tables {
+  static final String META_PARTITION = "meta";
+  private static final String META_ROW = "schema";
+  private static final String META_PROPERTY = "layout";
+
+  private final TableServiceClient service;
+  private final Map<String, TableClient> clients = new ConcurrentHashMap<>();
+
+  public Tables(TableServiceClient service) {
+    this.service = service;
+  }
+
+  /** The client of the data table of {@code ref}. */
+  public TableClient data(TableRef ref) {
+    return client(TableNames.dataTable(ref));
+  }
+
+  /** The client of the index table of {@code ref}. */
+  public TableClient index(TableRef ref) {
+    return client(TableNames.indexTable(ref));
+  }
+
+  private TableClient client(String name) {
+    return clients.computeIfAbsent(name, service::getTableClient);
+  }
+
+  /** Creates the tables and schema record, or checks the stored schema. */
+  public void ensure(TableLayout layout) {
+    String described = describe(layout);
+    try {
+      service.createTableIfNotExists(TableNames.dataTable(layout.ref()));
+      if (!layout.indexes().isEmpty()) {
+        service.createTableIfNotExists(TableNames.indexTable(layout.ref()));
+      }
+      TableClient data = data(layout.ref());
+      TableEntity meta =
+          new TableEntity(META_PARTITION, META_ROW).addProperty(META_PROPERTY, described);
+      try {
+        data.createEntity(meta);
+      } catch (TableServiceException e) {
+        if (AzureErrors.status(e) != 409) {
+          throw e;
+        }
+        Object stored = data.getEntity(META_PARTITION, META_ROW).getProperty(META_PROPERTY);
+        if (!described.equals(stored)) {
+          throw new InvalidRequestException(
+              "table "
+                  + layout.ref()
+                  + " exists on Azure with a different layout: stored "
+                  + stored
+                  + ", requested "
+                  + described);
+        }
+      }
+    } catch (RuntimeException e) {
+      throw AzureErrors.translate(e, "creating table " + layout.ref());
+    }
+  }
+
+  /** Deletes the data and index tables of {@code ref}; missing tables are ignored. */
+  public void drop(TableRef ref) {
+    for (String name : new String[] {TableNames.dataTable(ref), TableNames.indexTable(ref)}) {
+      try {
+        service.deleteTable(name);
+      } catch (RuntimeException e) {
+        if (AzureErrors.status(e) != 404) {
+          throw AzureErrors.translate(e, "dropping table " + ref);
+        }
+      }
+    }
+  }
+
+  /** A canonical description of the key schema and indexes. */
+  static String describe(TableLayout layout) {
+    var k = layout.keySchema();
+    String key =
+        k.partitionName()
+            + ":"
+            + k.partitionType()
+            + (k.hasSort()
+                ? "," + k.sortName().orElseThrow() + ":" + k.sortType().orElseThrow()
+                : "");
+    String indexes =
+        layout.indexes().stream()
+            .sorted(java.util.Comparator.comparing(IndexLayout::name))
+            .map(i -> i.name() + "(" + i.partitionAttribute() + "," + i.sortAttribute() + ")")
+            .collect(Collectors.joining(";"));
+    return "key=" + key + " indexes=" + indexes;
+  }
+}
