@@ -48,12 +48,17 @@ public final class S3BlobStore implements BlobStore {
   /** Most keys per DeleteObjects call. */
   static final int DELETE_BATCH = 1000;
 
+  /** Most keys per ListObjectsV2 page. */
+  static final int LIST_PAGE = 1000;
+
   private final S3Client client;
   private final boolean ownsClient;
   private final String bucket;
   private final String prefix;
   private final long multipartThreshold;
   private final MultipartUploader uploader;
+  private final int deleteBatch;
+  private final int listPage;
 
   private S3BlobStore(Builder b, S3Client client, boolean ownsClient) {
     this.client = client;
@@ -62,6 +67,8 @@ public final class S3BlobStore implements BlobStore {
     this.prefix = b.prefix;
     this.multipartThreshold = b.multipartThreshold;
     this.uploader = new MultipartUploader(client, b.partSize);
+    this.deleteBatch = b.deleteBatch;
+    this.listPage = b.listPage;
   }
 
   /** A new builder. */
@@ -144,9 +151,9 @@ public final class S3BlobStore implements BlobStore {
   @Override
   public void deleteAll(Collection<String> keys) {
     List<String> all = new ArrayList<>(new LinkedHashSet<>(keys));
-    for (int from = 0; from < all.size(); from += DELETE_BATCH) {
+    for (int from = 0; from < all.size(); from += deleteBatch) {
       List<ObjectIdentifier> ids = new ArrayList<>();
-      for (String k : all.subList(from, Math.min(all.size(), from + DELETE_BATCH))) {
+      for (String k : all.subList(from, Math.min(all.size(), from + deleteBatch))) {
         ids.add(ObjectIdentifier.builder().key(prefix + S3Errors.validateKey(k)).build());
       }
       DeleteObjectsResponse resp;
@@ -175,7 +182,7 @@ public final class S3BlobStore implements BlobStore {
     Iterator<S3Object> objects;
     try {
       objects =
-          client.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(full)).contents().iterator();
+          client.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(full).maxKeys(listPage)).contents().iterator();
     } catch (SdkException e) {
       throw S3Errors.translate("ListObjectsV2 " + full, e);
     }
@@ -229,8 +236,17 @@ public final class S3BlobStore implements BlobStore {
     private String prefix = "";
     private int partSize = 8 * 1024 * 1024;
     private long multipartThreshold = 8 * 1024 * 1024;
+    private int deleteBatch = DELETE_BATCH;
+    private int listPage = LIST_PAGE;
 
     private Builder() {}
+
+    /** Smaller DeleteObjects batches and list pages, so tests cross batch boundaries cheaply. */
+    Builder batchSizesForTests(int deleteBatch, int listPage) {
+      this.deleteBatch = deleteBatch;
+      this.listPage = listPage;
+      return this;
+    }
 
     /** Use the application's client; the store does not close it. */
     public Builder client(S3Client client) {
