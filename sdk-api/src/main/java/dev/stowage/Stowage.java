@@ -75,6 +75,13 @@ public final class Stowage implements AutoCloseable {
     return core.driver().name();
   }
 
+  /** The store's request counters so far; see {@link StowageMetrics#bind} for Micrometer. */
+  public StowageMetrics metrics() {
+    var m = core.metrics();
+    return new StowageMetrics(
+        m.reads(), m.writes(), m.queries(), m.throttledRequests(), m.casRetries());
+  }
+
   /** Low-level access for tools: the driver. */
   public StorageDriver driver() {
     return core.driver();

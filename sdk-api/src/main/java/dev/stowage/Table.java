@@ -129,4 +129,24 @@ public interface Table {
    * @throws InvalidCursorException if the token is not valid for this table
    */
   DeleteJob resumeDelete(String resumeToken, DeleteJob.Options options);
+
+  /**
+   * A job that writes the index values of every item that lacks or has stale ones, for example
+   * after an index was added to a table that already holds data (online: the table stays usable and
+   * concurrent writes are never overwritten).
+   */
+  MaintenanceJob backfillIndexes(MaintenanceJob.Options options);
+
+  /**
+   * A job that re-encrypts every encrypted value that is not under the current primary key of the
+   * store's key provider, after a key rotation.
+   */
+  MaintenanceJob reencrypt(MaintenanceJob.Options options);
+
+  /**
+   * Resumes a maintenance job from its last progress token.
+   *
+   * @throws InvalidCursorException if the token is not valid for this table
+   */
+  MaintenanceJob resumeMaintenance(String resumeToken, MaintenanceJob.Options options);
 }

@@ -29,6 +29,11 @@ public final class Codecs {
     return plain;
   }
 
+  /** True if a stored value is encrypted under a key other than the current primary key. */
+  public boolean needsReencryption(AttributeValue stored) {
+    return false;
+  }
+
   /** Decodes one stored attribute, driven by its envelope. */
   public AttributeValue decode(
       String table, Key key, String attribute, AttributePolicy policy, AttributeValue stored) {

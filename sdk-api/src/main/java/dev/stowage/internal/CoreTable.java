@@ -5,6 +5,7 @@ import dev.stowage.ConflictException;
 import dev.stowage.DeleteJob;
 import dev.stowage.InvalidRequestException;
 import dev.stowage.ItemTooLargeException;
+import dev.stowage.MaintenanceJob;
 import dev.stowage.StowageException;
 import dev.stowage.Table;
 import dev.stowage.TableSpec;
@@ -320,6 +321,14 @@ final class CoreTable implements Table {
     return true;
   }
 
+  /**
+   * Rewrites an item as it is, under the current spec and keys (fresh index values, current primary
+   * encryption key), unless it changed or vanished meanwhile.
+   */
+  void rewrite(Key key) {
+    cas(key, WriteOptions.NONE, current -> current);
+  }
+
   /** Decides the next user item from the current one (null: absent); null result deletes. */
   interface Change {
     Item next(Item current);
@@ -446,17 +455,40 @@ final class CoreTable implements Table {
 
   @Override
   public DeleteJob deleteWhere(Query query, DeleteJob.Options options) {
-    return new DeleteJobRunner(this, new Pager(this).startState(query), options);
+    return new DeleteJobRunner(
+        this, new Pager(this).startState(query).forJob(CursorState.DELETE), options);
   }
 
   @Override
   public DeleteJob resumeDelete(String resumeToken, DeleteJob.Options options) {
     CursorState state = shared.sealer.open(resumeToken, ref.namespace(), ref.table());
-    if (state.query() == null) {
+    if (state.query() == null || state.job() != CursorState.DELETE) {
       throw new dev.stowage.InvalidCursorException(
           dev.stowage.InvalidCursorException.Reason.MALFORMED, "token is not a delete-job token");
     }
     return new DeleteJobRunner(this, state, options);
+  }
+
+  @Override
+  public MaintenanceJob backfillIndexes(MaintenanceJob.Options options) {
+    return new RewriteJob(this, RewriteJob.startState(this, CursorState.BACKFILL), options);
+  }
+
+  @Override
+  public MaintenanceJob reencrypt(MaintenanceJob.Options options) {
+    return new RewriteJob(this, RewriteJob.startState(this, CursorState.REENCRYPT), options);
+  }
+
+  @Override
+  public MaintenanceJob resumeMaintenance(String resumeToken, MaintenanceJob.Options options) {
+    CursorState state = shared.sealer.open(resumeToken, ref.namespace(), ref.table());
+    if (state.scan() == null
+        || (state.job() != CursorState.BACKFILL && state.job() != CursorState.REENCRYPT)) {
+      throw new dev.stowage.InvalidCursorException(
+          dev.stowage.InvalidCursorException.Reason.MALFORMED,
+          "token is not a maintenance-job token");
+    }
+    return new RewriteJob(this, state, options);
   }
 
   void requireCapability(Capability c, String why) {

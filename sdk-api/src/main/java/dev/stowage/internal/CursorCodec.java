@@ -42,7 +42,7 @@ final class CursorCodec {
       optional(w, p.key().sortOrNull());
       optional(w, p.indexSort());
     }
-    w.varint(s.matched()).varint(s.deleted()).varint(s.blobsDeleted());
+    w.varint(s.matched()).varint(s.deleted()).varint(s.blobsDeleted()).u8(s.job());
     return w.toByteArray();
   }
 
@@ -78,10 +78,11 @@ final class CursorCodec {
     long m = r.varint();
     long d = r.varint();
     long b = r.varint();
+    int job = r.u8();
     if (!r.atEnd()) {
       throw new ValueWire.MalformedException("trailing cursor bytes");
     }
-    return new CursorState(ns, table, expires, q, sc, after, anchor, inclusive, m, d, b);
+    return new CursorState(ns, table, expires, q, sc, after, anchor, inclusive, m, d, b, job);
   }
 
   private static void optional(ValueWire.Writer w, AttributeValue v) {

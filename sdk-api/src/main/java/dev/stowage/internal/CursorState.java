@@ -19,6 +19,8 @@ import dev.stowage.spi.Position;
  * @param matched delete jobs: items matched so far
  * @param deleted delete jobs: items deleted so far
  * @param blobsDeleted delete jobs: blobs deleted so far
+ * @param job which job a token belongs to: {@link #PAGE}, {@link #DELETE}, {@link #BACKFILL} or
+ *     {@link #REENCRYPT}
  */
 public record CursorState(
     String namespace,
@@ -31,7 +33,19 @@ public record CursorState(
     boolean anchorInclusive,
     long matched,
     long deleted,
-    long blobsDeleted) {
+    long blobsDeleted,
+    int job) {
+  /** A page cursor. */
+  public static final int PAGE = 0;
+
+  /** A delete job's token. */
+  public static final int DELETE = 1;
+
+  /** An index backfill job's token. */
+  public static final int BACKFILL = 2;
+
+  /** A re-encryption job's token. */
+  public static final int REENCRYPT = 3;
 
   /** This state with another anchor and direction. */
   public CursorState at(boolean after, Position newAnchor, boolean inclusive) {
@@ -46,7 +60,8 @@ public record CursorState(
         inclusive,
         matched,
         deleted,
-        blobsDeleted);
+        blobsDeleted,
+        job);
   }
 
   /** This state with delete-job counters. */
@@ -62,7 +77,25 @@ public record CursorState(
         anchorInclusive,
         m,
         d,
-        b);
+        b,
+        job);
+  }
+
+  /** This state as a token of another job. */
+  public CursorState forJob(int kind) {
+    return new CursorState(
+        namespace,
+        table,
+        expiresAtMillis,
+        query,
+        scan,
+        towardAfter,
+        anchor,
+        anchorInclusive,
+        matched,
+        deleted,
+        blobsDeleted,
+        kind);
   }
 
   /** This state with a new expiry. */
@@ -78,6 +111,7 @@ public record CursorState(
         anchorInclusive,
         matched,
         deleted,
-        blobsDeleted);
+        blobsDeleted,
+        job);
   }
 }

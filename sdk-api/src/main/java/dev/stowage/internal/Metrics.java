@@ -4,7 +4,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Counters the core keeps per store: requests, throttled requests, bytes written and read,
- * overflowed items. Exported through {@code dev.stowage.StowageMetrics}. Thread-safe.
+ * overflowed items. Exported through {@link dev.stowage.StowageMetrics}. Thread-safe.
  */
 public final class Metrics {
   final LongAdder reads = new LongAdder();

@@ -58,7 +58,18 @@ final class Pager {
           t.shared.driver.name() + " index queries are eventually consistent");
     }
     return new CursorState(
-        t.ref.namespace(), t.ref.table(), expiry(), q, null, !q.descending(), null, false, 0, 0, 0);
+        t.ref.namespace(),
+        t.ref.table(),
+        expiry(),
+        q,
+        null,
+        !q.descending(),
+        null,
+        false,
+        0,
+        0,
+        0,
+        CursorState.PAGE);
   }
 
   private long expiry() {
@@ -78,7 +89,18 @@ final class Pager {
     ConditionEvaluator.validate(scan.filter(), t.spec, "a filter");
     return runScan(
         new CursorState(
-            t.ref.namespace(), t.ref.table(), expiry(), null, scan, true, null, false, 0, 0, 0));
+            t.ref.namespace(),
+            t.ref.table(),
+            expiry(),
+            null,
+            scan,
+            true,
+            null,
+            false,
+            0,
+            0,
+            0,
+            CursorState.PAGE));
   }
 
   Stream<Item> all(Query q) {

@@ -1,0 +1,66 @@
+package dev.stowage;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * A resumable job that walks a whole table and rewrites the items that need it: filling in the
+ * index values of an index added to a table that already has data ({@link Table#backfillIndexes}),
+ * or re-encrypting values not under the current primary key ({@link Table#reencrypt}). Each rewrite
+ * is conditional on the item not having changed since it was read, so concurrent application writes
+ * are never overwritten; an item that changed is read again. Interrupted, a job resumes from the
+ * token its last progress report carried.
+ *
+ * <p>A job is run by one thread at a time.
+ */
+public interface MaintenanceJob {
+
+  /** Runs to completion and returns the final progress. */
+  Progress run();
+
+  /**
+   * Options for a maintenance job.
+   *
+   * @param maxItemsPerSecond items scanned per second at most, or 0 for no limit
+   * @param pageSize items read per page, 1 to 1000
+   * @param dryRun count what would change without writing
+   * @param onProgress called after every page, or null
+   */
+  record Options(
+      double maxItemsPerSecond, int pageSize, boolean dryRun, Consumer<Progress> onProgress) {
+    /** No rate limit, pages of 100. */
+    public static final Options DEFAULT = new Options(0, 100, false, null);
+
+    public Options {
+      if (maxItemsPerSecond < 0 || Double.isNaN(maxItemsPerSecond)) {
+        throw new IllegalArgumentException("maxItemsPerSecond must be 0 (none) or positive");
+      }
+      if (pageSize < 1 || pageSize > 1000) {
+        throw new IllegalArgumentException("pageSize must be 1 to 1000");
+      }
+    }
+
+    /** These options with a progress listener. */
+    public Options withProgress(Consumer<Progress> listener) {
+      return new Options(maxItemsPerSecond, pageSize, dryRun, Objects.requireNonNull(listener));
+    }
+
+    /** These options as a dry run. */
+    public Options asDryRun() {
+      return new Options(maxItemsPerSecond, pageSize, true, onProgress);
+    }
+  }
+
+  /**
+   * How far a job has got.
+   *
+   * @param scanned items read so far
+   * @param rewritten items rewritten so far (or that would be, in a dry run)
+   * @param elapsed time spent in this run
+   * @param done true once the whole table was walked
+   * @param resumeToken pass to the table's resume method to continue after the last page
+   */
+  record Progress(
+      long scanned, long rewritten, Duration elapsed, boolean done, String resumeToken) {}
+}
