@@ -182,7 +182,10 @@ public final class S3BlobStore implements BlobStore {
     Iterator<S3Object> objects;
     try {
       objects =
-          client.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(full).maxKeys(listPage)).contents().iterator();
+          client
+              .listObjectsV2Paginator(b -> b.bucket(bucket).prefix(full).maxKeys(listPage))
+              .contents()
+              .iterator();
     } catch (SdkException e) {
       throw S3Errors.translate("ListObjectsV2 " + full, e);
     }

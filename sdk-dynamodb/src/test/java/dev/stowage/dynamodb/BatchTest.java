@@ -20,7 +20,9 @@ class BatchTest extends DriverTestBase {
   private static List<WriteOp> puts(int from, int n) {
     List<WriteOp> ops = new ArrayList<>();
     for (int i = from; i < from + n; i++) {
-      ops.add(new WriteOp.Put(Key.of("k" + i), Fixtures.item("k" + i, Map.of("i", AttributeValue.of(i)))));
+      ops.add(
+          new WriteOp.Put(
+              Key.of("k" + i), Fixtures.item("k" + i, Map.of("i", AttributeValue.of(i)))));
     }
     return ops;
   }
@@ -51,10 +53,16 @@ class BatchTest extends DriverTestBase {
   void batchMixesPutsAndDeletesAndSkipsMissingKeys() {
     TableLayout t = newTable(null);
     driver.batchWrite(t, puts(0, 3));
-    assertThat(driver.batchWrite(t, List.of(new WriteOp.Delete(Key.of("k0")), puts(5, 1).get(0))).unprocessed())
+    assertThat(
+            driver
+                .batchWrite(t, List.of(new WriteOp.Delete(Key.of("k0")), puts(5, 1).get(0)))
+                .unprocessed())
         .isEmpty();
-    BatchGetResult r = driver.batchGet(t, List.of(Key.of("k0"), Key.of("k1"), Key.of("k5"), Key.of("zz")), false);
-    assertThat(r.items()).extracting(s -> s.item().getString("pk")).containsExactlyInAnyOrder("k1", "k5");
+    BatchGetResult r =
+        driver.batchGet(t, List.of(Key.of("k0"), Key.of("k1"), Key.of("k5"), Key.of("zz")), false);
+    assertThat(r.items())
+        .extracting(s -> s.item().getString("pk"))
+        .containsExactlyInAnyOrder("k1", "k5");
     assertThat(r.unprocessed()).isEmpty();
   }
 

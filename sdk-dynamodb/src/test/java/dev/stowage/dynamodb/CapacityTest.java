@@ -22,7 +22,8 @@ class CapacityTest extends DriverTestBase {
     CapacityUsage afterWrite = own.consumedCapacity(t.ref());
     assertThat(afterWrite.writeUnits()).isGreaterThan(0);
     own.get(t, Key.of("k"), true);
-    own.query(t, new DriverQuery(null, AttributeValue.of("k"), KeyRange.ALL, false, 5, null, false));
+    own.query(
+        t, new DriverQuery(null, AttributeValue.of("k"), KeyRange.ALL, false, 5, null, false));
     CapacityUsage after = own.consumedCapacity(t.ref());
     assertThat(after.readUnits()).isGreaterThan(0);
     assertThat(after.totalUnits()).isEqualTo(after.readUnits() + after.writeUnits());

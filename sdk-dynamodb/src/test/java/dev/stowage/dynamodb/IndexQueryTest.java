@@ -43,14 +43,17 @@ class IndexQueryTest extends DriverTestBase {
       driver.put(table, Fixtures.item("p" + (i % 3), m), Expectation.ANY, false);
     }
     // Not indexed: lacks the synthesized attributes.
-    driver.put(table, Fixtures.item("p0", Map.of("sk", AttributeValue.of("zz"))), Expectation.ANY, false);
+    driver.put(
+        table, Fixtures.item("p0", Map.of("sk", AttributeValue.of("zz"))), Expectation.ANY, false);
   }
 
-  private static List<StoredItem> all(IndexLayout ix, KeyValue part, KeyRange r, boolean desc, int page) {
+  private static List<StoredItem> all(
+      IndexLayout ix, KeyValue part, KeyRange r, boolean desc, int page) {
     List<StoredItem> out = new ArrayList<>();
     Position start = null;
     while (true) {
-      QueryResult res = driver.query(table, new DriverQuery(ix.name(), part, r, desc, page, start, false));
+      QueryResult res =
+          driver.query(table, new DriverQuery(ix.name(), part, r, desc, page, start, false));
       out.addAll(res.items());
       if (!res.more()) {
         return out;
@@ -71,7 +74,8 @@ class IndexQueryTest extends DriverTestBase {
     List<StoredItem> asc = all(BY_A, Fixtures.bin(1), KeyRange.ALL, false, 5);
     assertThat(asc).hasSize(12);
     assertThat(sortBytes(asc, BY_A)).isSorted();
-    assertThat(asc.stream().map(i -> table.keySchema().keyOf(i.item())).distinct().count()).isEqualTo(12);
+    assertThat(asc.stream().map(i -> table.keySchema().keyOf(i.item())).distinct().count())
+        .isEqualTo(12);
     List<StoredItem> desc = all(BY_A, Fixtures.bin(1), KeyRange.ALL, true, 4);
     List<Integer> d = sortBytes(desc, BY_A);
     assertThat(d).hasSize(12).first().isEqualTo(0x15);
@@ -83,7 +87,8 @@ class IndexQueryTest extends DriverTestBase {
     KeyRange r = new KeyRange(Fixtures.bin(0x11), false, Fixtures.bin(0x14), false, null);
     assertThat(sortBytes(all(BY_A, Fixtures.bin(1), r, false, 1), BY_A))
         .containsExactly(0x12, 0x12, 0x13, 0x13);
-    KeyRange prefix = new KeyRange(Fixtures.bin(0x13), true, Fixtures.bin(0x14), false, Fixtures.bin(0x13));
+    KeyRange prefix =
+        new KeyRange(Fixtures.bin(0x13), true, Fixtures.bin(0x14), false, Fixtures.bin(0x13));
     assertThat(all(BY_A, Fixtures.bin(1), prefix, false, 10)).hasSize(2);
     assertThat(all(BY_A, Fixtures.bin(9), KeyRange.ALL, false, 10)).isEmpty();
   }
@@ -106,6 +111,7 @@ class IndexQueryTest extends DriverTestBase {
     assertThat(first.item().has("payload")).isFalse();
     assertThat(first.item().names()).contains("pk", "sk", KEYS.sortAttribute());
     assertThat(first.token())
-        .isEqualTo(driver.get(table, table.keySchema().keyOf(first.item()), true).orElseThrow().token());
+        .isEqualTo(
+            driver.get(table, table.keySchema().keyOf(first.item()), true).orElseThrow().token());
   }
 }

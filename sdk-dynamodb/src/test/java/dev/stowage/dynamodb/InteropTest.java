@@ -38,20 +38,36 @@ class InteropTest extends DriverTestBase {
     return software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromN(v);
   }
 
-  private static Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> nativeItem() {
+  private static Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue>
+      nativeItem() {
     Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> m = new HashMap<>();
     m.put("customer", s("c-1"));
     m.put("orderedAt", n("20240101"));
     m.put("total", n("19.99"));
     m.put("note", s(""));
-    m.put("raw", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromB(SdkBytes.fromByteArray(new byte[] {9, 8})));
+    m.put(
+        "raw",
+        software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromB(
+            SdkBytes.fromByteArray(new byte[] {9, 8})));
     m.put("paid", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromBool(true));
     m.put("coupon", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromNul(true));
-    m.put("lines", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromL(List.of(
-        software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromM(Map.of("sku", s("A"), "qty", n("2"))))));
-    m.put("tags", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromSs(List.of("gift", "rush")));
-    m.put("codes", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromNs(List.of("1", "2.5")));
-    m.put("blobs", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromBs(List.of(SdkBytes.fromByteArray(new byte[] {1}))));
+    m.put(
+        "lines",
+        software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromL(
+            List.of(
+                software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromM(
+                    Map.of("sku", s("A"), "qty", n("2"))))));
+    m.put(
+        "tags",
+        software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromSs(
+            List.of("gift", "rush")));
+    m.put(
+        "codes",
+        software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromNs(List.of("1", "2.5")));
+    m.put(
+        "blobs",
+        software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromBs(
+            List.of(SdkBytes.fromByteArray(new byte[] {1}))));
     m.put("empty", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromL(List.of()));
     return m;
   }
@@ -63,11 +79,23 @@ class InteropTest extends DriverTestBase {
             b.tableName(name)
                 .billingMode(BillingMode.PAY_PER_REQUEST)
                 .attributeDefinitions(
-                    AttributeDefinition.builder().attributeName("customer").attributeType(ScalarAttributeType.S).build(),
-                    AttributeDefinition.builder().attributeName("orderedAt").attributeType(ScalarAttributeType.N).build())
+                    AttributeDefinition.builder()
+                        .attributeName("customer")
+                        .attributeType(ScalarAttributeType.S)
+                        .build(),
+                    AttributeDefinition.builder()
+                        .attributeName("orderedAt")
+                        .attributeType(ScalarAttributeType.N)
+                        .build())
                 .keySchema(
-                    KeySchemaElement.builder().attributeName("customer").keyType(KeyType.HASH).build(),
-                    KeySchemaElement.builder().attributeName("orderedAt").keyType(KeyType.RANGE).build()));
+                    KeySchemaElement.builder()
+                        .attributeName("customer")
+                        .keyType(KeyType.HASH)
+                        .build(),
+                    KeySchemaElement.builder()
+                        .attributeName("orderedAt")
+                        .keyType(KeyType.RANGE)
+                        .build()));
     return name;
   }
 
@@ -75,11 +103,13 @@ class InteropTest extends DriverTestBase {
   void adoptsATableWrittenByPlainSdkCode() {
     String physical = createPlainTable();
     SDK.putItem(b -> b.tableName(physical).item(nativeItem()));
-    DynamoDbDriver adopting = DynamoDbDriver.builder().client(SDK).adoptTable("orders", physical).build();
+    DynamoDbDriver adopting =
+        DynamoDbDriver.builder().client(SDK).adoptTable("orders", physical).build();
     TableLayout l =
         new TableLayout(
             new dev.stowage.spi.TableRef("", "orders"),
-            dev.stowage.KeySchema.of("customer", AttributeType.STRING, "orderedAt", AttributeType.NUMBER),
+            dev.stowage.KeySchema.of(
+                "customer", AttributeType.STRING, "orderedAt", AttributeType.NUMBER),
             List.of());
     adopting.ensureTable(l);
     Key key = Key.of(AttributeValue.of("c-1"), AttributeValue.of(20240101));
@@ -90,11 +120,19 @@ class InteropTest extends DriverTestBase {
     assertThat(i.getBinary("raw").toByteArray()).containsExactly(9, 8);
     assertThat(i.getBoolean("paid")).isTrue();
     assertThat(i.get("coupon")).isEqualTo(AttributeValue.nullValue());
-    assertThat(i.getList("lines").get(0)).isEqualTo(AttributeValue.map(Map.of("sku", AttributeValue.of("A"), "qty", AttributeValue.of(2))));
+    assertThat(i.getList("lines").get(0))
+        .isEqualTo(
+            AttributeValue.map(Map.of("sku", AttributeValue.of("A"), "qty", AttributeValue.of(2))));
     assertThat(i.getStringSet("tags")).containsExactly("gift", "rush");
     assertThat(i.getList("empty")).isEmpty();
     assertThat(read.token()).isEqualTo("-");
-    assertThat(adopting.query(l, new DriverQuery(null, AttributeValue.of("c-1"), KeyRange.ALL, false, 10, null, true)).items())
+    assertThat(
+            adopting
+                .query(
+                    l,
+                    new DriverQuery(
+                        null, AttributeValue.of("c-1"), KeyRange.ALL, false, 10, null, true))
+                .items())
         .containsExactly(read);
 
     // The fixed "no token" token works for compare-and-set exactly once.
@@ -117,7 +155,10 @@ class InteropTest extends DriverTestBase {
     Item item = Fixtures.item("p", attrs);
     driver.put(t, item, Expectation.ANY, false);
     var raw =
-        SDK.getItem(b -> b.tableName(driver.physicalTableName(t.ref())).key(Map.of("pk", s("p"), "sk", n("7"))))
+        SDK.getItem(
+                b ->
+                    b.tableName(driver.physicalTableName(t.ref()))
+                        .key(Map.of("pk", s("p"), "sk", n("7"))))
             .item();
     assertThat(raw.get("s").s()).isEqualTo("héllo 🌍");
     assertThat(raw.get("exact").n()).isEqualTo("12345678901234567890123456789012345678");
@@ -129,7 +170,8 @@ class InteropTest extends DriverTestBase {
     assertThat(raw.get("ns").ns()).hasSize(3);
     assertThat(raw.get("bs").bs()).hasSize(2);
     assertThat(raw.get("b").b().asByteArray()).containsExactly(0, -1, 7);
-    Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> withoutToken = new HashMap<>(raw);
+    Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> withoutToken =
+        new HashMap<>(raw);
     assertThat(withoutToken.remove("__tok").s()).hasSize(22);
     assertThat(withoutToken.keySet()).isEqualTo(item.names());
   }

@@ -33,7 +33,10 @@ class ItemRoundTripTest extends DriverTestBase {
     m.put("t", AttributeValue.of(true));
     m.put("f", AttributeValue.of(false));
     m.put("nul", AttributeValue.nullValue());
-    m.put("list", AttributeValue.list(AttributeValue.of("x"), AttributeValue.of(1), AttributeValue.nullValue()));
+    m.put(
+        "list",
+        AttributeValue.list(
+            AttributeValue.of("x"), AttributeValue.of(1), AttributeValue.nullValue()));
     m.put("emptyList", AttributeValue.list(List.of()));
     m.put("emptyMap", AttributeValue.map(Map.of()));
     m.put(
@@ -44,10 +47,16 @@ class ItemRoundTripTest extends DriverTestBase {
                 AttributeValue.list(
                     AttributeValue.map(Map.of("deep", AttributeValue.of(new BigDecimal("1.5")))),
                     AttributeValue.list(List.of())),
-                "odd name.with #chars", AttributeValue.of(""))));
+                "odd name.with #chars",
+                AttributeValue.of(""))));
     m.put("ss", AttributeValue.stringSet("a", "b", ""));
-    m.put("ns", AttributeValue.numberSet(List.of(BigDecimal.ONE, new BigDecimal("2.5"), new BigDecimal("-3"))));
-    m.put("bs", AttributeValue.binarySet(List.of(Bytes.of(new byte[] {1}), Bytes.of(new byte[] {2, 3}))));
+    m.put(
+        "ns",
+        AttributeValue.numberSet(
+            List.of(BigDecimal.ONE, new BigDecimal("2.5"), new BigDecimal("-3"))));
+    m.put(
+        "bs",
+        AttributeValue.binarySet(List.of(Bytes.of(new byte[] {1}), Bytes.of(new byte[] {2, 3}))));
     m.put("status", AttributeValue.of("reserved word as a name"));
     return m;
   }
@@ -60,7 +69,9 @@ class ItemRoundTripTest extends DriverTestBase {
     Item item = Fixtures.item("p", attrs);
     var written = driver.put(t, item, Expectation.ANY, false);
     StoredItem read =
-        driver.get(t, Key.of(AttributeValue.of("p"), AttributeValue.of(new BigDecimal("-1.25"))), true)
+        driver
+            .get(
+                t, Key.of(AttributeValue.of("p"), AttributeValue.of(new BigDecimal("-1.25"))), true)
             .orElseThrow();
     assertThat(read.item()).isEqualTo(item);
     assertThat(read.token()).isEqualTo(written.token());

@@ -44,9 +44,13 @@ class ProvisioningTest extends DriverTestBase {
   @Test
   void provisionedThroughputWhenConfigured() {
     DynamoDbDriver provisioned =
-        DynamoDbDriver.builder().client(Emulators.get().dynamo()).provisionedThroughput(3, 4).build();
+        DynamoDbDriver.builder()
+            .client(Emulators.get().dynamo())
+            .provisionedThroughput(3, 4)
+            .build();
     TableLayout l =
-        Fixtures.layout("", Fixtures.uniqueName("prov"), null, Fixtures.index("byA", IndexSpec.Projection.ALL));
+        Fixtures.layout(
+            "", Fixtures.uniqueName("prov"), null, Fixtures.index("byA", IndexSpec.Projection.ALL));
     provisioned.ensureTable(l);
     TableDescription d = describe(l.ref().table());
     assertThat(d.provisionedThroughput().readCapacityUnits()).isEqualTo(3);
@@ -60,7 +64,9 @@ class ProvisioningTest extends DriverTestBase {
     TableLayout l = newTable(AttributeType.STRING);
     TableLayout wrongSort =
         new TableLayout(
-            l.ref(), KeySchema.of("pk", AttributeType.STRING, "sk", AttributeType.NUMBER), List.of());
+            l.ref(),
+            KeySchema.of("pk", AttributeType.STRING, "sk", AttributeType.NUMBER),
+            List.of());
     assertThatThrownBy(() -> driver.ensureTable(wrongSort))
         .isInstanceOf(InvalidRequestException.class)
         .hasMessageContaining("RANGE sk (S)")
@@ -69,7 +75,8 @@ class ProvisioningTest extends DriverTestBase {
         new TableLayout(l.ref(), KeySchema.of("pk", AttributeType.STRING), List.of());
     assertThatThrownBy(() -> driver.ensureTable(noSort)).hasMessageContaining("no RANGE key");
     TableLayout missingIndex =
-        new TableLayout(l.ref(), l.keySchema(), List.of(Fixtures.index("later", IndexSpec.Projection.ALL)));
+        new TableLayout(
+            l.ref(), l.keySchema(), List.of(Fixtures.index("later", IndexSpec.Projection.ALL)));
     assertThatThrownBy(() -> driver.ensureTable(missingIndex))
         .isInstanceOf(InvalidRequestException.class)
         .hasMessageContaining("index 'later' has no global secondary index '__ix_later'");
@@ -97,7 +104,8 @@ class ProvisioningTest extends DriverTestBase {
     TableLayout l = newTable(null);
     driver.dropTable(l.ref());
     driver.dropTable(l.ref());
-    assertThatThrownBy(() -> driver.get(l, Key.of("k"), true)).isInstanceOf(NotFoundException.class);
+    assertThatThrownBy(() -> driver.get(l, Key.of("k"), true))
+        .isInstanceOf(NotFoundException.class);
     assertThatThrownBy(() -> driver.put(l, Fixtures.item("k", Map.of()), Expectation.ANY, false))
         .isInstanceOf(NotFoundException.class);
   }
@@ -106,7 +114,10 @@ class ProvisioningTest extends DriverTestBase {
   void adoptTableAddressesAnExistingTableByItsOwnName() {
     String physical = "Legacy.Orders-" + System.nanoTime() % 100000;
     DynamoDbDriver adopting =
-        DynamoDbDriver.builder().client(Emulators.get().dynamo()).adoptTable("orders", physical).build();
+        DynamoDbDriver.builder()
+            .client(Emulators.get().dynamo())
+            .adoptTable("orders", physical)
+            .build();
     TableLayout l = Fixtures.layout("", "orders", null);
     adopting.ensureTable(l);
     assertThat(describe(physical).tableName()).isEqualTo(physical);

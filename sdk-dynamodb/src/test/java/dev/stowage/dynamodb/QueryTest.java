@@ -45,8 +45,7 @@ class QueryTest extends DriverTestBase {
     List<KeyValue> out = new ArrayList<>();
     Position start = null;
     while (true) {
-      QueryResult res =
-          driver.query(t, new DriverQuery(null, P, r, desc, pageSize, start, true));
+      QueryResult res = driver.query(t, new DriverQuery(null, P, r, desc, pageSize, start, true));
       assertThat(res.items().size()).isLessThanOrEqualTo(pageSize);
       for (StoredItem i : res.items()) {
         out.add((KeyValue) i.item().get("sk"));
@@ -80,7 +79,8 @@ class QueryTest extends DriverTestBase {
   void numberKeysOrderNumerically() {
     assertOrder(
         AttributeType.NUMBER,
-        List.of(n("10"), n("9"), n("-1"), n("-10.5"), n("0"), n("1E+100"), n("-1E-100"), n("2.25")));
+        List.of(
+            n("10"), n("9"), n("-1"), n("-10.5"), n("0"), n("1E+100"), n("-1E-100"), n("2.25")));
   }
 
   @Test
@@ -88,8 +88,12 @@ class QueryTest extends DriverTestBase {
     assertOrder(
         AttributeType.BINARY,
         List.of(
-            Fixtures.bin(0xff), Fixtures.bin(0x7f), Fixtures.bin(0), Fixtures.bin(0, 0),
-            Fixtures.bin(0x80, 1), Fixtures.bin(1)));
+            Fixtures.bin(0xff),
+            Fixtures.bin(0x7f),
+            Fixtures.bin(0),
+            Fixtures.bin(0, 0),
+            Fixtures.bin(0x80, 1),
+            Fixtures.bin(1)));
   }
 
   @Test
@@ -111,7 +115,8 @@ class QueryTest extends DriverTestBase {
     assertThat(all(t, new KeyRange(null, false, three, true, null), false, 100)).hasSize(4);
     assertThat(all(t, new KeyRange(six, true, three, true, null), false, 5)).isEmpty();
     assertThat(all(t, new KeyRange(three, true, three, false, null), false, 5)).isEmpty();
-    assertThat(all(t, new KeyRange(three, true, three, true, null), false, 5)).containsExactly(n("3"));
+    assertThat(all(t, new KeyRange(three, true, three, true, null), false, 5))
+        .containsExactly(n("3"));
   }
 
   @Test

@@ -46,7 +46,11 @@ class S3BlobStoreTest {
     store.put("a/empty", new byte[0]);
     assertThat(store.get("a/one")).hasValueSatisfying(b -> assertThat(b).containsExactly(1, 2, 3));
     assertThat(store.get("a/empty")).hasValueSatisfying(b -> assertThat(b).isEmpty());
-    assertThat(Emulators.get().s3().headObject(b -> b.bucket(bucket).key("stowage/prod/a/one")).contentLength())
+    assertThat(
+            Emulators.get()
+                .s3()
+                .headObject(b -> b.bucket(bucket).key("stowage/prod/a/one"))
+                .contentLength())
         .isEqualTo(3);
     store.delete("a/one");
     store.delete("a/one");
@@ -107,8 +111,10 @@ class S3BlobStoreTest {
 
   @Test
   void invalidKeysAndMissingBucketsAreTranslated() {
-    assertThatThrownBy(() -> store.put("bad key", new byte[1])).isInstanceOf(InvalidRequestException.class);
-    S3BlobStore nowhere = S3BlobStore.builder().client(Emulators.get().s3()).bucket("no-such-bucket-x").build();
+    assertThatThrownBy(() -> store.put("bad key", new byte[1]))
+        .isInstanceOf(InvalidRequestException.class);
+    S3BlobStore nowhere =
+        S3BlobStore.builder().client(Emulators.get().s3()).bucket("no-such-bucket-x").build();
     assertThatThrownBy(() -> nowhere.put("k", new byte[1])).isInstanceOf(NotFoundException.class);
   }
 
@@ -121,7 +127,8 @@ class S3BlobStoreTest {
             .forcePathStyle(true)
             .credentials(
                 software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
-                    software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create("access", "secret")))
+                    software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create(
+                        "access", "secret")))
             .bucket(bucket)
             .build()) {
       own.put("own", new byte[] {5});

@@ -31,8 +31,16 @@ class TransactionTest extends DriverTestBase {
     driver.transactWrite(
         List.of(a, b),
         List.of(
-            new TxOp.Put(a.ref(), Key.of("x"), Fixtures.item("x", Map.of("v", AttributeValue.of(2))), Expectation.token(tok)),
-            new TxOp.Put(b.ref(), bKey, Fixtures.item("y", Map.of("sk", AttributeValue.of(1))), Expectation.ABSENT),
+            new TxOp.Put(
+                a.ref(),
+                Key.of("x"),
+                Fixtures.item("x", Map.of("v", AttributeValue.of(2))),
+                Expectation.token(tok)),
+            new TxOp.Put(
+                b.ref(),
+                bKey,
+                Fixtures.item("y", Map.of("sk", AttributeValue.of(1))),
+                Expectation.ABSENT),
             new TxOp.Delete(a.ref(), Key.of("gone"), Expectation.ANY),
             new TxOp.Check(a.ref(), Key.of("other"), Expectation.ABSENT)));
     var x = driver.get(a, Key.of("x"), true).orElseThrow();
@@ -51,7 +59,11 @@ class TransactionTest extends DriverTestBase {
                 driver.transactWrite(
                     List.of(a),
                     List.of(
-                        new TxOp.Put(a.ref(), Key.of("new"), Fixtures.item("new", Map.of()), Expectation.ANY),
+                        new TxOp.Put(
+                            a.ref(),
+                            Key.of("new"),
+                            Fixtures.item("new", Map.of()),
+                            Expectation.ANY),
                         new TxOp.Check(a.ref(), Key.of("x"), Expectation.token("stale")))))
         .isInstanceOf(ConditionFailedException.class)
         .hasMessageContaining("operation 1");

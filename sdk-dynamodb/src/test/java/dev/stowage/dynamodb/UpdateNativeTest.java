@@ -28,7 +28,8 @@ class UpdateNativeTest extends DriverTestBase {
     assertThat(driver.capabilities()).contains(Capability.NATIVE_UPDATES);
     TableLayout t = newTable(null);
     String before =
-        driver.put(
+        driver
+            .put(
                 t,
                 Fixtures.item(
                     "k",
@@ -48,7 +49,8 @@ class UpdateNativeTest extends DriverTestBase {
             .remove("gone")
             .increment("count", 5)
             .addToSet("tags", AttributeValue.stringSet("c"))
-            .removeFromSet("nums", AttributeValue.numberSet(List.of(BigDecimal.ONE, BigDecimal.TEN)))
+            .removeFromSet(
+                "nums", AttributeValue.numberSet(List.of(BigDecimal.ONE, BigDecimal.TEN)))
             .appendToList("log", AttributeValue.of("y"), AttributeValue.of(2))
             .appendToList("fresh", AttributeValue.of("z"))
             .build();
@@ -60,7 +62,8 @@ class UpdateNativeTest extends DriverTestBase {
     assertThat(i.getLong("count")).isEqualTo(5);
     assertThat(i.getStringSet("tags")).containsExactly("a", "b", "c");
     assertThat(i.has("nums")).isFalse();
-    assertThat(i.getList("log")).containsExactly(AttributeValue.of("x"), AttributeValue.of("y"), AttributeValue.of(2));
+    assertThat(i.getList("log"))
+        .containsExactly(AttributeValue.of("x"), AttributeValue.of("y"), AttributeValue.of(2));
     assertThat(i.getList("fresh")).containsExactly(AttributeValue.of("z"));
     assertThat(i.has("__tok")).isFalse();
     assertThat(after.token()).isNotEqualTo(before);
@@ -110,12 +113,14 @@ class UpdateNativeTest extends DriverTestBase {
             Condition.contains("l", AttributeValue.of(1)),
             Condition.eq("m", AttributeValue.map(Map.of("q", AttributeValue.of(true)))),
             Condition.eq("set", AttributeValue.stringSet("y", "x")),
-            Condition.and(Condition.exists("s"), Condition.or(Condition.exists("zz"), Condition.eq("n", 5))),
+            Condition.and(
+                Condition.exists("s"), Condition.or(Condition.exists("zz"), Condition.eq("n", 5))),
             Condition.not(Condition.exists("zz")));
     for (Condition c : holding) {
       driver.updateNative(t, K, u, c);
     }
-    assertThat(driver.get(t, K, true).orElseThrow().item().getLong("hits")).isEqualTo(holding.size());
+    assertThat(driver.get(t, K, true).orElseThrow().item().getLong("hits"))
+        .isEqualTo(holding.size());
     List<Condition> failing =
         List.of(
             Condition.eq("missing", AttributeValue.of(1)),
@@ -133,11 +138,18 @@ class UpdateNativeTest extends DriverTestBase {
   @Test
   void growingPastTheItemLimitIsItemTooLarge() {
     TableLayout t = newTable(null);
-    driver.put(t, Fixtures.item("k", Map.of("a", AttributeValue.of("x".repeat(300_000)))), Expectation.ANY, false);
+    driver.put(
+        t,
+        Fixtures.item("k", Map.of("a", AttributeValue.of("x".repeat(300_000)))),
+        Expectation.ANY,
+        false);
     assertThatThrownBy(
             () ->
                 driver.updateNative(
-                    t, K, Update.builder().set("b", AttributeValue.of("y".repeat(200_000))).build(), null))
+                    t,
+                    K,
+                    Update.builder().set("b", AttributeValue.of("y".repeat(200_000))).build(),
+                    null))
         .isInstanceOf(ItemTooLargeException.class);
   }
 }

@@ -18,7 +18,9 @@ class DynamoSizeModelTest {
     assertThat(model.attributeBytes("b", AttributeValue.of(new byte[10]))).isEqualTo(11);
     assertThat(model.attributeBytes("t", AttributeValue.of(true))).isEqualTo(2);
     assertThat(model.attributeBytes("n", AttributeValue.nullValue())).isEqualTo(2);
-    assertThat(model.attributeBytes("x", AttributeValue.list(AttributeValue.of("ab"), AttributeValue.of(true))))
+    assertThat(
+            model.attributeBytes(
+                "x", AttributeValue.list(AttributeValue.of("ab"), AttributeValue.of(true))))
         .isEqualTo(1 + 3 + (1 + 2) + (1 + 1));
     assertThat(model.attributeBytes("m", AttributeValue.map(Map.of("k", AttributeValue.of("v")))))
         .isEqualTo(1 + 3 + 1 + 1 + 1);
@@ -30,9 +32,13 @@ class DynamoSizeModelTest {
   void numbersAreNeverUnderCounted() {
     // DynamoDB: about one byte per two significant digits plus one.
     assertThat(model.attributeBytes("n", AttributeValue.of(7))).isGreaterThanOrEqualTo(1 + 2);
-    assertThat(model.attributeBytes("n", AttributeValue.of(new BigDecimal("12345678901234567890123456789012345678"))))
+    assertThat(
+            model.attributeBytes(
+                "n", AttributeValue.of(new BigDecimal("12345678901234567890123456789012345678"))))
         .isGreaterThanOrEqualTo(1 + 20);
-    assertThat(model.attributeBytes("n", AttributeValue.numberSet(List.of(BigDecimal.ONE, BigDecimal.TEN))))
+    assertThat(
+            model.attributeBytes(
+                "n", AttributeValue.numberSet(List.of(BigDecimal.ONE, BigDecimal.TEN))))
         .isGreaterThanOrEqualTo(1 + 2 + 2);
   }
 
