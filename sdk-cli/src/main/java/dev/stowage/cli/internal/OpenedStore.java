@@ -1,0 +1,98 @@
+package dev.stowage.cli.internal;
+
+import dev.stowage.Stowage;
+import dev.stowage.Table;
+import dev.stowage.TableSpec;
+import dev.stowage.overflow.BlobStore;
+import dev.stowage.spi.IndexLayout;
+import dev.stowage.spi.StorageDriver;
+import dev.stowage.spi.TableLayout;
+import dev.stowage.spi.TableRef;
+
+/**
+ * A store opened from a {@link StoreConfig}: its Stowage (in the URI's namespace), driver, blob
+ * store and spec. Closing it closes the Stowage (and so the driver and blob store).
+ */
+public final class OpenedStore implements AutoCloseable {
+  private final StoreConfig config;
+  private final Stowage stowage;
+  private final BlobStore blobs;
+
+  private OpenedStore(StoreConfig config, Stowage stowage, BlobStore blobs) {
+    this.config = config;
+    this.stowage = stowage;
+    this.blobs = blobs;
+  }
+
+  /** Opens the driver, blob store and keys a config names. */
+  public static OpenedStore open(StoreConfig config) {
+    String ns = config.store().namespace();
+    if (!TableRef.isValidNamespace(ns)) {
+      throw new CliException(
+          "namespace '"
+              + ns
+              + "' must be 1 to 16 characters: a lowercase letter, then lowercase letters or"
+              + " digits");
+    }
+    StorageDriver driver = Backends.driver(config.store());
+    BlobStore blobs = null;
+    try {
+      blobs = config.blobs() == null ? null : Backends.blobStore(config.blobs());
+      Stowage.Builder b = Stowage.builder(driver).namespace(ns);
+      if (blobs != null) {
+        b.blobStore(blobs);
+      }
+      return new OpenedStore(config, b.build(), blobs);
+    } catch (RuntimeException e) {
+      driver.close();
+      if (blobs != null) {
+        blobs.close();
+      }
+      throw e;
+    }
+  }
+
+  /** The resolved configuration. */
+  public StoreConfig config() {
+    return config;
+  }
+
+  /** The store, in the URI's namespace. */
+  public Stowage stowage() {
+    return stowage;
+  }
+
+  /** The driver. */
+  public StorageDriver driver() {
+    return stowage.driver();
+  }
+
+  /** The blob store, or null. */
+  public BlobStore blobs() {
+    return blobs;
+  }
+
+  /** The spec the config names. @throws CliException if none */
+  public TableSpec spec() {
+    return config.requireSpec();
+  }
+
+  /** Opens (creating if needed) the table. */
+  public Table table() {
+    return stowage.table(spec());
+  }
+
+  /** The driver-level layout of the table. */
+  public TableLayout layout() {
+    TableSpec s = spec();
+    return new TableLayout(
+        new TableRef(stowage.namespace(), s.name()),
+        s.keySchema(),
+        s.indexes().stream().map(IndexLayout::of).toList());
+  }
+
+  @Override
+  public void close() {
+    stowage.close();
+  }
+}

@@ -1,0 +1,490 @@
+package dev.stowage.cli.migrate;
+
+import dev.stowage.RetryPolicy;
+import dev.stowage.TableSpec;
+import dev.stowage.cli.migrate.internal.Checkpoint;
+import dev.stowage.cli.migrate.internal.KeyText;
+import dev.stowage.cli.migrate.internal.OverflowPointers;
+import dev.stowage.cli.migrate.internal.Retry;
+import dev.stowage.item.AttributeValue;
+import dev.stowage.item.Item;
+import dev.stowage.item.Key;
+import dev.stowage.overflow.BlobStore;
+import dev.stowage.spi.BatchWriteResult;
+import dev.stowage.spi.DriverLimits;
+import dev.stowage.spi.DriverScan;
+import dev.stowage.spi.IndexLayout;
+import dev.stowage.spi.QueryResult;
+import dev.stowage.spi.StorageDriver;
+import dev.stowage.spi.StoredItem;
+import dev.stowage.spi.TableLayout;
+import dev.stowage.spi.TableRef;
+import dev.stowage.spi.WriteOp;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+
+/**
+ * Copies one table between two stores — any two backends, namespaces or both — in its stored form.
+ *
+ * <p>Items are read raw with the source driver's scan and written with the target driver's batch
+ * writes, so compressed and encrypted attributes are copied as they are: the copier needs no keys
+ * and never sees plaintext. (Encryption binds values to the logical table name, item key and
+ * attribute name — not to the backend or namespace — so copied values decrypt on the target; for
+ * the same reason a table with encrypted attributes cannot be copied under another table name.)
+ * Synthesized index attributes are copied too and the target's {@code ensureTable} creates its
+ * native indexes over them. Overflow blobs are copied into the target's blob store; when the
+ * target's blob prefix (namespace or table name) differs, the blob gets the target's key and the
+ * item's pointer is rewritten to name it.
+ *
+ * <p>The source is scanned by one thread; pages are written by {@link Builder#parallelism} workers.
+ * With a checkpoint file, every completed batch write and page is recorded, and a run started again
+ * with the same file skips them, so an interrupted migration resumes without writing any item twice
+ * (as long as the source was not written meanwhile; use {@link
+ * dev.stowage.cli.mirror.MirroredTable} to keep a live table in step). {@link #verify()} compares
+ * counts and per-item digests of both sides.
+ *
+ * <p>Retryable errors of either side are retried with the {@link RetryPolicy}; other errors stop
+ * the run (after in-flight pages finish) and propagate. Items too large for the target's limits are
+ * not written and are listed in the {@link Report}. A migrator is used by one thread at a time.
+ */
+public final class Migrator {
+  private final StorageDriver sourceDriver;
+  private final BlobStore sourceBlobs;
+  private final TableLayout sourceLayout;
+  private final StorageDriver targetDriver;
+  private final BlobStore targetBlobs;
+  private final TableLayout targetLayout;
+  private final TableSpec spec;
+  private final int parallelism;
+  private final int pageSize;
+  private final Path checkpointFile;
+  private final Consumer<Progress> onProgress;
+  private final Retry retry;
+
+  private Migrator(Builder b) {
+    this.spec = Objects.requireNonNull(b.spec, "spec");
+    this.sourceDriver = Objects.requireNonNull(b.sourceDriver, "source driver");
+    this.targetDriver = Objects.requireNonNull(b.targetDriver, "target driver");
+    this.sourceBlobs = b.sourceBlobs;
+    this.targetBlobs = b.targetBlobs;
+    TableRef from = new TableRef(b.sourceNamespace, spec.name());
+    TableRef to =
+        new TableRef(b.targetNamespace, b.targetTable == null ? spec.name() : b.targetTable);
+    if (!to.table().equals(from.table())
+        && spec.policies().values().stream().anyMatch(p -> p.encrypted())) {
+      throw new IllegalArgumentException(
+          "table '"
+              + from.table()
+              + "' has encrypted attributes, which are bound to the table name: copy it under the"
+              + " same name (another namespace or backend is fine)");
+    }
+    List<IndexLayout> indexes = spec.indexes().stream().map(IndexLayout::of).toList();
+    this.sourceLayout = new TableLayout(from, spec.keySchema(), indexes);
+    this.targetLayout = new TableLayout(to, spec.keySchema(), indexes);
+    this.parallelism = b.parallelism;
+    this.pageSize = b.pageSize;
+    this.checkpointFile = b.checkpoint;
+    this.onProgress = b.onProgress;
+    this.retry = new Retry(b.retryPolicy);
+  }
+
+  /** Starts configuring a migration of the table {@code spec} describes. */
+  public static Builder builder(TableSpec spec) {
+    return new Builder(spec);
+  }
+
+  /** The source table as the driver sees it. */
+  public TableLayout sourceLayout() {
+    return sourceLayout;
+  }
+
+  /** The target table as the driver sees it. */
+  public TableLayout targetLayout() {
+    return targetLayout;
+  }
+
+  /**
+   * Copies the table: creates the target table and its indexes if missing, then copies every item
+   * and overflow blob not yet recorded in the checkpoint.
+   *
+   * @return what was copied in this run
+   * @throws dev.stowage.StowageException (or an unchecked I/O exception of the checkpoint) if the
+   *     run stops; completed work is in the checkpoint
+   */
+  public Report run() {
+    long start = System.nanoTime();
+    retry.run(() -> targetDriver.ensureTable(targetLayout));
+    Counters c = new Counters();
+    List<Misfit> misfits = java.util.Collections.synchronizedList(new ArrayList<>());
+    AtomicReference<RuntimeException> failure = new AtomicReference<>();
+    ExecutorService pool = Executors.newFixedThreadPool(parallelism, daemonThreads());
+    Semaphore inFlight = new Semaphore(parallelism * 2);
+    try (Checkpoint cp =
+        checkpointFile == null ? null : Checkpoint.open(checkpointFile, header())) {
+      String pageStart = cp == null ? KeyText.START : cp.resumeFrom();
+      c.skipped.add(cp == null ? 0 : cp.itemsBeforeResume());
+      while (failure.get() == null) {
+        Key exclusive = pageStart.equals(KeyText.START) ? null : KeyText.decode(pageStart);
+        QueryResult page =
+            retry.call(
+                () -> sourceDriver.scan(sourceLayout, new DriverScan(pageSize, exclusive, true)));
+        if (page.items().isEmpty()) {
+          break;
+        }
+        Key last = spec.keySchema().keyOf(page.items().get(page.items().size() - 1).item());
+        String thisStart = pageStart;
+        String lastText = KeyText.encode(last);
+        if (cp != null && cp.pageDone(thisStart)) {
+          c.skipped.add(page.items().size());
+        } else {
+          acquire(inFlight);
+          pool.execute(
+              () -> {
+                try {
+                  if (failure.get() == null) {
+                    copyPage(cp, thisStart, lastText, page.items(), c, misfits);
+                  }
+                } catch (RuntimeException e) {
+                  failure.compareAndSet(null, e);
+                } finally {
+                  inFlight.release();
+                }
+              });
+        }
+        report(c, start);
+        if (!page.more()) {
+          break;
+        }
+        pageStart = lastText;
+      }
+      pool.shutdown();
+      awaitQuietly(pool);
+    } finally {
+      pool.shutdownNow();
+    }
+    if (failure.get() != null) {
+      throw failure.get();
+    }
+    Progress done = progress(c, start, true);
+    if (onProgress != null) {
+      onProgress.accept(done);
+    }
+    return new Report(done, List.copyOf(misfits));
+  }
+
+  private void copyPage(
+      Checkpoint cp,
+      String start,
+      String last,
+      List<StoredItem> items,
+      Counters c,
+      List<Misfit> misfits) {
+    DriverLimits limits = targetDriver.limits();
+    List<WriteOp> writes = new ArrayList<>();
+    for (StoredItem s : items) {
+      Item item = s.item();
+      Key key = spec.keySchema().keyOf(item);
+      String tooBig = violation(limits, item);
+      if (tooBig != null) {
+        misfits.add(new Misfit(key, tooBig));
+        continue;
+      }
+      writes.add(new WriteOp.Put(key, item));
+    }
+    int chunk = Math.max(1, limits.maxBatchWrite());
+    for (int i = 0, index = 0; i < writes.size(); i += chunk, index++) {
+      if (cp != null && cp.chunkDone(start, index)) {
+        c.skipped.add(Math.min(chunk, writes.size() - i));
+        continue;
+      }
+      List<WriteOp> part = new ArrayList<>();
+      for (WriteOp op : writes.subList(i, Math.min(writes.size(), i + chunk))) {
+        part.add(withCopiedBlob((WriteOp.Put) op, c));
+      }
+      writeAll(part);
+      c.items.add(part.size());
+      if (cp != null) {
+        cp.chunk(start, index);
+      }
+    }
+    if (cp != null) {
+      cp.page(start, last, items.size());
+    }
+  }
+
+  private WriteOp withCopiedBlob(WriteOp.Put put, Counters c) {
+    AttributeValue pointer = put.item().attributes().get(OverflowPointers.ATTRIBUTE);
+    if (pointer == null) {
+      return put;
+    }
+    if (sourceBlobs == null || targetBlobs == null) {
+      throw new IllegalArgumentException(
+          "item "
+              + put.key()
+              + " has overflowed attributes: give both a source and a target blob store");
+    }
+    String from = OverflowPointers.blobKey(pointer);
+    String to = OverflowPointers.rebase(from, sourceLayout.ref(), targetLayout.ref());
+    java.util.Optional<byte[]> data = retry.call(() -> sourceBlobs.get(from));
+    if (data.isEmpty()) {
+      c.missingBlobs.increment();
+      return put;
+    }
+    retry.run(() -> targetBlobs.put(to, data.get()));
+    c.blobs.increment();
+    c.blobBytes.add(data.get().length);
+    if (to.equals(from)) {
+      return put;
+    }
+    Map<String, AttributeValue> attrs = new LinkedHashMap<>(put.item().attributes());
+    attrs.put(OverflowPointers.ATTRIBUTE, OverflowPointers.withBlobKey(pointer, to));
+    return new WriteOp.Put(put.key(), Item.ofStored(attrs));
+  }
+
+  private void writeAll(List<WriteOp> ops) {
+    List<WriteOp> left = ops;
+    for (int attempt = 1; !left.isEmpty(); attempt++) {
+      List<WriteOp> now = left;
+      BatchWriteResult r = retry.call(() -> targetDriver.batchWrite(targetLayout, now));
+      left = r.unprocessed();
+      if (!left.isEmpty()) {
+        Retry.sleep(RetryPolicy.DEFAULT.delayBefore(Math.min(attempt, 10), null));
+      }
+    }
+  }
+
+  private static String violation(DriverLimits limits, Item item) {
+    long bytes = limits.sizeModel().itemBytes(item);
+    if (bytes > limits.maxItemBytes()) {
+      return bytes + " bytes exceed the target's " + limits.maxItemBytes();
+    }
+    if (item.size() > limits.maxAttributes()) {
+      return item.size() + " attributes exceed the target's " + limits.maxAttributes();
+    }
+    for (Map.Entry<String, AttributeValue> e : item.attributes().entrySet()) {
+      if (limits.sizeModel().attributeBytes(e.getKey(), e.getValue())
+          > limits.maxAttributeBytes()) {
+        return "attribute '" + e.getKey() + "' exceeds the target's per-attribute limit";
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Compares source and target: item counts, and a digest of every item's stored attributes (with
+   * the overflow blob's content in place of the pointer, so a rewritten pointer still matches).
+   */
+  public Verification verify() {
+    return new Verifier(
+            retry,
+            spec,
+            sourceDriver,
+            sourceBlobs,
+            sourceLayout,
+            targetDriver,
+            targetBlobs,
+            targetLayout)
+        .run(pageSize);
+  }
+
+  private String header() {
+    return sourceDriver.name()
+        + ":"
+        + sourceLayout.ref()
+        + "\t"
+        + targetDriver.name()
+        + ":"
+        + targetLayout.ref();
+  }
+
+  private void report(Counters c, long start) {
+    if (onProgress != null) {
+      onProgress.accept(progress(c, start, false));
+    }
+  }
+
+  private static Progress progress(Counters c, long start, boolean done) {
+    return new Progress(
+        c.items.sum(),
+        c.skipped.sum(),
+        c.blobs.sum(),
+        c.blobBytes.sum(),
+        c.missingBlobs.sum(),
+        Duration.ofNanos(System.nanoTime() - start),
+        done);
+  }
+
+  private static void acquire(Semaphore s) {
+    try {
+      s.acquire();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  private static void awaitQuietly(ExecutorService pool) {
+    try {
+      while (!pool.awaitTermination(1, TimeUnit.SECONDS)) {
+        // keep waiting for in-flight pages
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static java.util.concurrent.ThreadFactory daemonThreads() {
+    return r -> {
+      Thread t = new Thread(r, "stowage-migrate");
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  private static final class Counters {
+    final LongAdder items = new LongAdder();
+    final LongAdder skipped = new LongAdder();
+    final LongAdder blobs = new LongAdder();
+    final LongAdder blobBytes = new LongAdder();
+    final LongAdder missingBlobs = new LongAdder();
+  }
+
+  /**
+   * How far a run has got.
+   *
+   * @param itemsCopied items written to the target in this run
+   * @param itemsSkipped items a previous run had already copied (from the checkpoint)
+   * @param blobsCopied overflow blobs copied in this run
+   * @param blobBytes bytes of those blobs
+   * @param missingBlobs items whose overflow blob was missing in the source (copied as they are)
+   * @param elapsed time since the run started
+   * @param done true in the final report
+   */
+  public record Progress(
+      long itemsCopied,
+      long itemsSkipped,
+      long blobsCopied,
+      long blobBytes,
+      long missingBlobs,
+      Duration elapsed,
+      boolean done) {}
+
+  /**
+   * An item not copied because it exceeds the target backend's limits.
+   *
+   * @param key its key
+   * @param reason which limit
+   */
+  public record Misfit(Key key, String reason) {}
+
+  /**
+   * The result of a run.
+   *
+   * @param progress the final counts
+   * @param misfits items not copied because they exceed the target's limits
+   */
+  public record Report(Progress progress, List<Misfit> misfits) {}
+
+  /** Configures a {@link Migrator}; not thread-safe. */
+  public static final class Builder {
+    private final TableSpec spec;
+    private StorageDriver sourceDriver;
+    private BlobStore sourceBlobs;
+    private String sourceNamespace = "";
+    private StorageDriver targetDriver;
+    private BlobStore targetBlobs;
+    private String targetNamespace = "";
+    private String targetTable;
+    private int parallelism = 4;
+    private int pageSize = 500;
+    private Path checkpoint;
+    private Consumer<Progress> onProgress;
+    private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
+
+    private Builder(TableSpec spec) {
+      this.spec = Objects.requireNonNull(spec, "spec");
+    }
+
+    /**
+     * Where to read: a driver, its blob store (null if the table never overflowed) and the
+     * namespace. The migrator does not close them.
+     */
+    public Builder source(StorageDriver driver, BlobStore blobs, String namespace) {
+      this.sourceDriver = Objects.requireNonNull(driver, "driver");
+      this.sourceBlobs = blobs;
+      this.sourceNamespace = Objects.requireNonNull(namespace, "namespace");
+      return this;
+    }
+
+    /** Where to write; the migrator does not close them. */
+    public Builder target(StorageDriver driver, BlobStore blobs, String namespace) {
+      this.targetDriver = Objects.requireNonNull(driver, "driver");
+      this.targetBlobs = blobs;
+      this.targetNamespace = Objects.requireNonNull(namespace, "namespace");
+      return this;
+    }
+
+    /** Copies into a table of another name (not allowed for tables with encrypted attributes). */
+    public Builder targetTable(String name) {
+      this.targetTable = name;
+      return this;
+    }
+
+    /** Pages written concurrently; default 4. */
+    public Builder parallelism(int n) {
+      if (n < 1 || n > 256) {
+        throw new IllegalArgumentException("parallelism must be 1 to 256");
+      }
+      this.parallelism = n;
+      return this;
+    }
+
+    /** Items per source scan page; default 500. Keep it unchanged when resuming. */
+    public Builder pageSize(int n) {
+      if (n < 1 || n > 1000) {
+        throw new IllegalArgumentException("page size must be 1 to 1000");
+      }
+      this.pageSize = n;
+      return this;
+    }
+
+    /** The checkpoint file (created if missing, resumed from if present); default none. */
+    public Builder checkpoint(Path file) {
+      this.checkpoint = file;
+      return this;
+    }
+
+    /** Called after every scanned page and at the end, from the scanning thread. */
+    public Builder onProgress(Consumer<Progress> listener) {
+      this.onProgress = listener;
+      return this;
+    }
+
+    /** How retryable errors are retried; default {@link RetryPolicy#DEFAULT}. */
+    public Builder retryPolicy(RetryPolicy policy) {
+      this.retryPolicy = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /**
+     * The migrator.
+     *
+     * @throws IllegalArgumentException if a side is missing or the copy cannot be faithful
+     */
+    public Migrator build() {
+      return new Migrator(this);
+    }
+  }
+}

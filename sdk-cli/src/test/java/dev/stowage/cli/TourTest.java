@@ -1,0 +1,47 @@
+package dev.stowage.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class TourTest {
+  @Test
+  void tourWalksThroughEveryLandedFeatureWithMeasuredCosts() {
+    Cli.Result r = Cli.run("tour");
+    assertThat(r.code()).as(r.err()).isZero();
+    String out = r.out();
+    assertThat(out)
+        .contains("Bidirectional cursor paging of a timeline")
+        .contains("request 1:")
+        .contains("at=[10, 9, 8, 7]")
+        .contains("hasBefore=true  hasAfter=false")
+        .contains("at=[6, 5, 4, 3]")
+        .contains("at=[2, 1]")
+        .contains("request 4 (after cursor of request 1): at=[12, 11]")
+        .contains("A multi-column index query")
+        .contains("Idempotent counters")
+        .contains("req-2  -> calls=2  allowed")
+        .contains("req-4  -> calls=4  LIMITED")
+        .contains("The retried req-2 was applied once: calls=4 after 5 invocations.")
+        .contains("Delete by index")
+        .contains("dry run: 400 would be deleted")
+        .contains("deleting [##############################] 400/400")
+        .contains("deleted 400; items left in partition api-1: 0")
+        .contains("Namespaces")
+        .contains("\"plan\":\"pro\"")
+        .contains("\"plan\":\"trial\"")
+        .contains("is rejected")
+        .containsPattern("cost: \\d+ requests \\(\\d+ reads, \\d+ writes, \\d+ queries\\)")
+        .contains("Tour complete: 5 steps");
+    String index =
+        out.substring(out.indexOf("A multi-column index query"), out.indexOf("Idempotent"));
+    assertThat(index)
+        .doesNotContain("2026-11-20  total")
+        .containsSubsequence(
+            "o09  2026-11-21  total=60",
+            "o07  2026-11-21  total=120",
+            "o14  2026-11-22  total=15",
+            "o15  2026-11-22  total=60",
+            "o13  2026-11-22  total=120");
+  }
+}
