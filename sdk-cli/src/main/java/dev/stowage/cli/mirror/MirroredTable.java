@@ -1,6 +1,7 @@
 package dev.stowage.cli.mirror;
 
 import dev.stowage.DeleteJob;
+import dev.stowage.MaintenanceJob;
 import dev.stowage.Table;
 import dev.stowage.TableSpec;
 import dev.stowage.UnsupportedCapabilityException;
@@ -278,6 +279,57 @@ public final class MirroredTable implements Table {
     throw new UnsupportedCapabilityException(
         "MIRRORED_DELETE_RESUME",
         "a delete token names a position in one table; resume it on oldTable() or newTable()");
+  }
+
+  /** Backfills the old table's indexes, then the new one's; progress reports count both. */
+  @Override
+  public MaintenanceJob backfillIndexes(MaintenanceJob.Options options) {
+    return bothSides(options, (t, o) -> t.backfillIndexes(o));
+  }
+
+  /** Re-encrypts the old table, then the new one; progress reports count both. */
+  @Override
+  public MaintenanceJob reencrypt(MaintenanceJob.Options options) {
+    return bothSides(options, (t, o) -> t.reencrypt(o));
+  }
+
+  /**
+   * Not supported: a token names a position in one table only; resume on {@link #oldTable()} or
+   * {@link #newTable()}.
+   *
+   * @throws UnsupportedCapabilityException always
+   */
+  @Override
+  public MaintenanceJob resumeMaintenance(String resumeToken, MaintenanceJob.Options options) {
+    throw new UnsupportedCapabilityException(
+        "MIRRORED_MAINTENANCE_RESUME",
+        "a maintenance token names a position in one table; resume it on oldTable() or newTable()");
+  }
+
+  private MaintenanceJob bothSides(
+      MaintenanceJob.Options options,
+      java.util.function.BiFunction<Table, MaintenanceJob.Options, MaintenanceJob> start) {
+    return () -> {
+      MaintenanceJob.Progress a = start.apply(oldTable, options).run();
+      Consumer<MaintenanceJob.Progress> listener = options.onProgress();
+      MaintenanceJob.Options second =
+          new MaintenanceJob.Options(
+              options.maxItemsPerSecond(),
+              options.pageSize(),
+              options.dryRun(),
+              listener == null ? null : p -> listener.accept(sum(a, p, false)));
+      return sum(a, start.apply(newTable, second).run(), true);
+    };
+  }
+
+  private static MaintenanceJob.Progress sum(
+      MaintenanceJob.Progress a, MaintenanceJob.Progress b, boolean done) {
+    return new MaintenanceJob.Progress(
+        a.scanned() + b.scanned(),
+        a.rewritten() + b.rewritten(),
+        a.elapsed().plus(b.elapsed()),
+        done && b.done(),
+        b.resumeToken());
   }
 
   /** Configures a {@link MirroredTable}; not thread-safe. */
