@@ -1,0 +1,213 @@
+package dev.stowage.azure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.azure.core.http.policy.FixedDelayOptions;
+import com.azure.core.http.policy.RetryOptions;
+import com.azure.data.tables.TableServiceClient;
+import com.azure.data.tables.TableServiceClientBuilder;
+import dev.stowage.IndexSpec;
+import dev.stowage.KeySchema;
+import dev.stowage.azure.internal.TableNames;
+import dev.stowage.azure.internal.WriteStep;
+import dev.stowage.item.AttributeType;
+import dev.stowage.item.AttributeValue;
+import dev.stowage.item.Item;
+import dev.stowage.item.Key;
+import dev.stowage.item.KeyValue;
+import dev.stowage.spi.DriverQuery;
+import dev.stowage.spi.Expectation;
+import dev.stowage.spi.KeyRange;
+import dev.stowage.spi.Position;
+import dev.stowage.spi.QueryResult;
+import dev.stowage.spi.StoredItem;
+import dev.stowage.spi.TableLayout;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Index entities: order, paging in both directions, and fault injection between the write steps (a
+ * hook throws after a step, as a crash would) proving index queries never return a stale or miss a
+ * current item, and that read repair deletes garbage entries.
+ */
+class IndexMaintenanceTest {
+  static final KeySchema SCHEMA =
+      KeySchema.of("pk", AttributeType.STRING, "sk", AttributeType.NUMBER);
+  static final IndexSpec BY_A = IndexSpec.of("byA", List.of("a"), List.of("b"));
+  static final AtomicReference<WriteStep> CRASH_AFTER = new AtomicReference<>();
+  static TableServiceClient service;
+  static AzureTablesDriver driver;
+  TableLayout table;
+
+  @BeforeAll
+  static void start() {
+    service =
+        new TableServiceClientBuilder()
+            .connectionString(Azurite.get().connectionString())
+            .retryOptions(new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1))))
+            .buildClient();
+    driver =
+        new AzureTablesDriver(
+            service,
+            step -> {
+              if (step == CRASH_AFTER.get()) {
+                throw new SimulatedCrash(step);
+              }
+            });
+  }
+
+  @AfterAll
+  static void stop() {
+    driver.close();
+  }
+
+  @BeforeEach
+  void freshTable() {
+    CRASH_AFTER.set(null);
+    table = Layouts.layout("ix", SCHEMA, BY_A);
+    driver.ensureTable(table);
+  }
+
+  static final class SimulatedCrash extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    SimulatedCrash(WriteStep step) {
+      super("simulated crash after " + step);
+    }
+  }
+
+  static Item item(String pk, long sk, String a, String b, String payload) {
+    Map<String, AttributeValue> m = new HashMap<>();
+    m.put("pk", AttributeValue.of(pk));
+    m.put("sk", AttributeValue.of(sk));
+    m.put("a", AttributeValue.of(a));
+    m.put("b", AttributeValue.of(b));
+    m.put("payload", AttributeValue.of(payload));
+    m.put("__ix_byA_p", AttributeValue.of(a.getBytes(StandardCharsets.UTF_8)));
+    m.put("__ix_byA_s", AttributeValue.of(b.getBytes(StandardCharsets.UTF_8)));
+    return Item.ofStored(m);
+  }
+
+  static KeyValue bin(String s) {
+    return AttributeValue.of(s.getBytes(StandardCharsets.UTF_8));
+  }
+
+  List<String> queryAll(String a, KeyRange range, boolean descending, int pageSize) {
+    List<String> out = new ArrayList<>();
+    Position start = null;
+    while (true) {
+      QueryResult r =
+          driver.query(
+              table, new DriverQuery("byA", bin(a), range, descending, pageSize, start, true));
+      for (StoredItem s : r.items()) {
+        out.add(
+            s.item().getString("b")
+                + "/"
+                + s.item().getString("pk")
+                + "/"
+                + s.item().getString("payload"));
+      }
+      if (!r.more() || r.items().isEmpty()) {
+        return out;
+      }
+      Item last = r.items().get(r.items().size() - 1).item();
+      start =
+          new Position(SCHEMA.keyOf(last), last.get("__ix_byA_s") instanceof KeyValue k ? k : null);
+    }
+  }
+
+  int indexRows() {
+    return (int)
+        service.getTableClient(TableNames.indexTable(table.ref())).listEntities().stream().count();
+  }
+
+  @Test
+  void entriesOrderBySortThenPrimaryKeyInBothDirections() {
+    driver.put(table, item("p2", 1, "x", "m", "v"), Expectation.ANY, false);
+    driver.put(table, item("p1", 1, "x", "m", "v"), Expectation.ANY, false);
+    driver.put(table, item("p3", 1, "x", "a", "v"), Expectation.ANY, false);
+    driver.put(table, item("p4", 1, "x", "z", "v"), Expectation.ANY, false);
+    driver.put(table, item("p5", 1, "y", "m", "v"), Expectation.ANY, false);
+    List<String> asc = List.of("a/p3/v", "m/p1/v", "m/p2/v", "z/p4/v");
+    assertThat(queryAll("x", KeyRange.ALL, false, 1)).containsExactlyElementsOf(asc);
+    assertThat(queryAll("x", KeyRange.ALL, true, 3))
+        .containsExactly("z/p4/v", "m/p2/v", "m/p1/v", "a/p3/v");
+    KeyRange mOnly = new KeyRange(bin("m"), true, bin("m"), true, null);
+    assertThat(queryAll("x", mOnly, true, 1)).containsExactly("m/p2/v", "m/p1/v");
+    KeyRange afterM = new KeyRange(bin("m"), false, null, false, null);
+    assertThat(queryAll("x", afterM, false, 5)).containsExactly("z/p4/v");
+    KeyRange beforeM = new KeyRange(null, false, bin("m"), false, null);
+    assertThat(queryAll("x", beforeM, true, 5)).containsExactly("a/p3/v");
+  }
+
+  @Test
+  void updatesMoveEntriesAndDeletesRemoveThem() {
+    driver.put(table, item("p1", 1, "x", "b", "v1"), Expectation.ANY, false);
+    driver.put(table, item("p1", 1, "x", "c", "v2"), Expectation.ANY, false);
+    assertThat(queryAll("x", KeyRange.ALL, false, 10)).containsExactly("c/p1/v2");
+    assertThat(indexRows()).isEqualTo(2);
+    driver.delete(
+        table, Key.of(AttributeValue.of("p1"), AttributeValue.of(1)), Expectation.ANY, false);
+    assertThat(queryAll("x", KeyRange.ALL, false, 10)).isEmpty();
+    assertThat(indexRows()).isZero();
+  }
+
+  @Test
+  void crashAfterNewEntriesKeepsTheOldVersionVisible() {
+    driver.put(table, item("p1", 1, "x", "b", "old"), Expectation.ANY, false);
+    CRASH_AFTER.set(WriteStep.NEW_ENTRIES_WRITTEN);
+    assertThatThrownBy(
+            () -> driver.put(table, item("p1", 1, "x", "c", "new"), Expectation.ANY, false))
+        .isInstanceOf(SimulatedCrash.class);
+    CRASH_AFTER.set(null);
+    assertThat(indexRows()).isEqualTo(4);
+    assertThat(queryAll("x", KeyRange.ALL, false, 10)).containsExactly("b/p1/old");
+    assertThat(queryAll("x", KeyRange.ALL, true, 10)).containsExactly("b/p1/old");
+    assertThat(indexRows()).isEqualTo(2);
+  }
+
+  @Test
+  void crashAfterTheItemWriteNeverShowsTheStaleVersion() {
+    driver.put(table, item("p1", 1, "x", "b", "old"), Expectation.ANY, false);
+    driver.put(table, item("p2", 1, "x", "b", "other"), Expectation.ANY, false);
+    CRASH_AFTER.set(WriteStep.ITEM_WRITTEN);
+    assertThatThrownBy(
+            () -> driver.put(table, item("p1", 1, "x", "a", "new"), Expectation.ANY, false))
+        .isInstanceOf(SimulatedCrash.class);
+    CRASH_AFTER.set(null);
+    assertThat(queryAll("x", KeyRange.ALL, true, 1)).containsExactly("b/p2/other", "a/p1/new");
+    assertThat(queryAll("x", KeyRange.ALL, false, 1)).containsExactly("a/p1/new", "b/p2/other");
+    assertThat(indexRows()).isEqualTo(4);
+  }
+
+  @Test
+  void crashAfterADeleteNeverShowsTheDeletedItem() {
+    driver.put(table, item("p1", 1, "x", "b", "v"), Expectation.ANY, false);
+    CRASH_AFTER.set(WriteStep.ITEM_WRITTEN);
+    Key key = Key.of(AttributeValue.of("p1"), AttributeValue.of(1));
+    assertThatThrownBy(() -> driver.delete(table, key, Expectation.ANY, false))
+        .isInstanceOf(SimulatedCrash.class);
+    CRASH_AFTER.set(null);
+    assertThat(queryAll("x", KeyRange.ALL, false, 10)).isEmpty();
+    assertThat(indexRows()).isZero();
+  }
+
+  @Test
+  void itemsLeavingTheIndexDisappearFromIt() {
+    driver.put(table, item("p1", 1, "x", "b", "v"), Expectation.ANY, false);
+    Item without = Item.ofStored(Map.of("pk", AttributeValue.of("p1"), "sk", AttributeValue.of(1)));
+    driver.put(table, without, Expectation.ANY, false);
+    assertThat(queryAll("x", KeyRange.ALL, false, 10)).isEmpty();
+    assertThat(indexRows()).isZero();
+  }
+}

@@ -1,0 +1,115 @@
+package dev.stowage.azure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stowage.KeySchema;
+import dev.stowage.item.AttributeType;
+import dev.stowage.item.AttributeValue;
+import dev.stowage.item.Item;
+import dev.stowage.spi.DriverLimits;
+import dev.stowage.spi.Expectation;
+import dev.stowage.spi.TableLayout;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.IntFunction;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Items the size model accepts at the very edge of the limits are accepted by the emulator. */
+class LimitsTest {
+  static AzureTablesDriver driver;
+  static TableLayout table;
+  static DriverLimits limits;
+
+  @BeforeAll
+  static void start() {
+    driver = AzureTablesDriver.fromConnectionString(Azurite.get().connectionString());
+    limits = driver.limits();
+    table = Layouts.layout(KeySchema.of("pk", AttributeType.STRING, "sk", AttributeType.STRING));
+    driver.ensureTable(table);
+  }
+
+  @AfterAll
+  static void stop() {
+    driver.close();
+  }
+
+  static Map<String, AttributeValue> key(String sk) {
+    Map<String, AttributeValue> m = new HashMap<>();
+    m.put("pk", AttributeValue.of("p"));
+    m.put("sk", AttributeValue.of(sk));
+    return m;
+  }
+
+  /** The largest n for which the size model accepts the attribute. */
+  static int largestAccepted(String name, IntFunction<AttributeValue> make, int max) {
+    int lo = 0;
+    int hi = max;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (limits.sizeModel().attributeBytes(name, make.apply(mid)) <= limits.maxAttributeBytes()) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  }
+
+  @Test
+  void largestAcceptedStringAndBinaryAttributesAreStored() {
+    IntFunction<AttributeValue> str = n -> AttributeValue.of("é".repeat(n));
+    IntFunction<AttributeValue> bin = n -> AttributeValue.of(new byte[n]);
+    IntFunction<AttributeValue> list = n -> AttributeValue.list(AttributeValue.of("x".repeat(n)));
+    Map<String, AttributeValue> m = key("attrs");
+    m.put("s", str.apply(largestAccepted("s", str, 200_000)));
+    m.put("b", bin.apply(largestAccepted("b", bin, 200_000)));
+    m.put("l", list.apply(largestAccepted("l", list, 200_000)));
+    Item item = Item.ofStored(m);
+    assertThat(limits.sizeModel().itemBytes(item)).isLessThanOrEqualTo(limits.maxItemBytes());
+    driver.put(table, item, Expectation.ANY, false);
+    assertThat(driver.get(table, table.keySchema().keyOf(item), true).orElseThrow().item())
+        .isEqualTo(item);
+  }
+
+  @Test
+  void largestAcceptedItemIsStored() {
+    Map<String, AttributeValue> m = key("big");
+    int i = 0;
+    while (true) {
+      Map<String, AttributeValue> next = new HashMap<>(m);
+      next.put("a" + i, AttributeValue.of(new byte[30_000]));
+      if (limits.sizeModel().itemBytes(Item.ofStored(next)) > limits.maxItemBytes()) {
+        break;
+      }
+      m = next;
+      i++;
+    }
+    // Fill the remaining room with a string sized by the model.
+    for (int n = 30_000; n > 0; n /= 2) {
+      Map<String, AttributeValue> next = new HashMap<>(m);
+      next.put("fill" + n, AttributeValue.of("y".repeat(n)));
+      if (limits.sizeModel().itemBytes(Item.ofStored(next)) <= limits.maxItemBytes()) {
+        m = next;
+      }
+    }
+    Item item = Item.ofStored(m);
+    driver.put(table, item, Expectation.ANY, false);
+    assertThat(driver.get(table, table.keySchema().keyOf(item), true).orElseThrow().item())
+        .isEqualTo(item);
+  }
+
+  @Test
+  void widestAcceptedItemIsStored() {
+    Map<String, AttributeValue> m = key("wide");
+    for (int i = m.size(); i < limits.maxAttributes(); i++) {
+      m.put("attribute_" + i, AttributeValue.of(i));
+    }
+    Item item = Item.ofStored(m);
+    assertThat(item.size()).isEqualTo(limits.maxAttributes());
+    driver.put(table, item, Expectation.ANY, false);
+    var read = driver.get(table, table.keySchema().keyOf(item), true).orElseThrow();
+    assertThat(read.item()).isEqualTo(item);
+  }
+}
