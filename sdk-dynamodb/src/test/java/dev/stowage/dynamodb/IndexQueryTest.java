@@ -74,12 +74,70 @@ class IndexQueryTest extends DriverTestBase {
     List<StoredItem> asc = all(BY_A, Fixtures.bin(1), KeyRange.ALL, false, 5);
     assertThat(asc).hasSize(12);
     assertThat(sortBytes(asc, BY_A)).isSorted();
+    assertThat(asc).isSortedAccordingTo(IndexQueryTest::indexOrder);
+    for (int page : new int[] {1, 2, 3}) {
+      assertThat(all(BY_A, Fixtures.bin(1), KeyRange.ALL, false, page))
+          .containsExactlyElementsOf(asc);
+      List<StoredItem> reversed = new ArrayList<>(asc);
+      java.util.Collections.reverse(reversed);
+      assertThat(all(BY_A, Fixtures.bin(1), KeyRange.ALL, true, page))
+          .containsExactlyElementsOf(reversed);
+    }
     assertThat(asc.stream().map(i -> table.keySchema().keyOf(i.item())).distinct().count())
         .isEqualTo(12);
     List<StoredItem> desc = all(BY_A, Fixtures.bin(1), KeyRange.ALL, true, 4);
     List<Integer> d = sortBytes(desc, BY_A);
     assertThat(d).hasSize(12).first().isEqualTo(0x15);
     assertThat(d).last().isEqualTo(0x10);
+  }
+
+  /** Index order: sort value, then primary key. */
+  private static int indexOrder(StoredItem a, StoredItem b) {
+    int c =
+        a.item()
+            .getBinary(BY_A.sortAttribute())
+            .compareTo(b.item().getBinary(BY_A.sortAttribute()));
+    return c != 0
+        ? c
+        : table.keySchema().keyOf(a.item()).compareTo(table.keySchema().keyOf(b.item()));
+  }
+
+  @Test
+  void tiesBeyondOnePageStayInPrimaryKeyOrder() {
+    TableLayout t = newTable(AttributeType.STRING, BY_A);
+    List<Key> keys = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      Map<String, AttributeValue> m = new HashMap<>();
+      m.put("sk", AttributeValue.of("s" + (i * 7919 % 30)));
+      m.put(BY_A.partitionAttribute(), Fixtures.bin(1));
+      m.put(BY_A.sortAttribute(), Fixtures.bin(i < 25 ? 5 : 6));
+      Item item = Fixtures.item("q" + (i * 31 % 7), m);
+      keys.add(t.keySchema().keyOf(item));
+      driver.put(t, item, Expectation.ANY, false);
+    }
+    List<Key> expected = new ArrayList<>(keys.subList(0, 25));
+    expected.sort(null);
+    List<Key> tail = new ArrayList<>(keys.subList(25, 30));
+    tail.sort(null);
+    expected.addAll(tail);
+    for (int page : new int[] {4, 25, 100}) {
+      List<Key> got = new ArrayList<>();
+      Position start = null;
+      while (true) {
+        QueryResult res =
+            driver.query(
+                t,
+                new DriverQuery(
+                    BY_A.name(), Fixtures.bin(1), KeyRange.ALL, false, page, start, false));
+        res.items().forEach(s -> got.add(t.keySchema().keyOf(s.item())));
+        if (!res.more()) {
+          break;
+        }
+        Item last = res.items().get(res.items().size() - 1).item();
+        start = new Position(t.keySchema().keyOf(last), (KeyValue) last.get(BY_A.sortAttribute()));
+      }
+      assertThat(got).as("page size " + page).containsExactlyElementsOf(expected);
+    }
   }
 
   @Test
@@ -90,6 +148,8 @@ class IndexQueryTest extends DriverTestBase {
     KeyRange prefix =
         new KeyRange(Fixtures.bin(0x13), true, Fixtures.bin(0x14), false, Fixtures.bin(0x13));
     assertThat(all(BY_A, Fixtures.bin(1), prefix, false, 10)).hasSize(2);
+    assertThat(all(BY_A, Fixtures.bin(1), prefix, false, 1)).hasSize(2);
+    assertThat(all(BY_A, Fixtures.bin(1), prefix, true, 1)).hasSize(2);
     assertThat(all(BY_A, Fixtures.bin(9), KeyRange.ALL, false, 10)).isEmpty();
   }
 

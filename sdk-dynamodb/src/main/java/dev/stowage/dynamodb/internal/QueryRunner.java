@@ -1,8 +1,6 @@
 package dev.stowage.dynamodb.internal;
 
-import dev.stowage.InvalidRequestException;
 import dev.stowage.NotFoundException;
-import dev.stowage.item.KeyValue;
 import dev.stowage.spi.DriverQuery;
 import dev.stowage.spi.DriverScan;
 import dev.stowage.spi.IndexLayout;
@@ -38,9 +36,6 @@ public final class QueryRunner {
 
   /** Runs a query of one partition of the table or of an index. */
   public QueryResult query(TableLayout table, String physical, DriverQuery q) {
-    String pkAttr;
-    String skAttr;
-    String indexName = null;
     if (q.index() != null) {
       IndexLayout ix =
           table
@@ -48,82 +43,33 @@ public final class QueryRunner {
               .orElseThrow(
                   () ->
                       new NotFoundException("table " + table.ref() + " has no index " + q.index()));
-      pkAttr = ix.partitionAttribute();
-      skAttr = ix.sortAttribute();
-      indexName = TableNames.indexName(ix.name());
-    } else {
-      pkAttr = table.keySchema().partitionName();
-      skAttr = table.keySchema().sortName().orElse(null);
+      return new IndexQuery(client, meter, table, physical, ix, q).run();
     }
+    String pkAttr = table.keySchema().partitionName();
+    String skAttr = table.keySchema().sortName().orElse(null);
     KeyRange r = q.range();
     Expressions ex = new Expressions();
-    StringBuilder kc =
-        new StringBuilder(ex.name(pkAttr)).append(" = ").append(ex.value(q.partition()));
-    boolean filterBounds = false;
-    if (r.prefix() != null || r.lower() != null || r.upper() != null) {
-      if (skAttr == null) {
-        throw new InvalidRequestException(
-            "table " + table.ref() + " has no sort key; a query cannot have a sort range");
-      }
-      String sk = ex.name(skAttr);
-      if (r.prefix() != null) {
-        kc.append(" AND begins_with(")
-            .append(sk)
-            .append(", ")
-            .append(ex.value(r.prefix()))
-            .append(')');
-      } else if (r.lower() != null && r.upper() != null) {
-        int c = KeyValue.compare(r.lower(), r.upper());
-        if (c > 0 || (c == 0 && !(r.lowerInclusive() && r.upperInclusive()))) {
-          return new QueryResult(List.of(), false);
-        }
-        kc.append(" AND ")
-            .append(sk)
-            .append(" BETWEEN ")
-            .append(ex.value(r.lower()))
-            .append(" AND ")
-            .append(ex.value(r.upper()));
-        // DynamoDB has no half-open BETWEEN: drop the endpoints of exclusive bounds here.
-        filterBounds = !(r.lowerInclusive() && r.upperInclusive());
-      } else if (r.lower() != null) {
-        kc.append(" AND ")
-            .append(sk)
-            .append(r.lowerInclusive() ? " >= " : " > ")
-            .append(ex.value(r.lower()));
-      } else {
-        kc.append(" AND ")
-            .append(sk)
-            .append(r.upperInclusive() ? " <= " : " < ")
-            .append(ex.value(r.upper()));
-      }
+    String kc = KeyConditions.of(ex, pkAttr, q.partition(), skAttr, r);
+    if (kc == null) {
+      return new QueryResult(List.of(), false);
     }
-    Map<String, AttributeValue> start = null;
-    if (q.exclusiveStart() != null) {
-      start = AttributeMapper.keyOf(table.keySchema(), q.exclusiveStart().key());
-      if (indexName != null) {
-        if (q.exclusiveStart().indexSort() == null) {
-          throw new InvalidRequestException("an index query position needs the index sort value");
-        }
-        start.put(pkAttr, AttributeMapper.toNative(q.partition()));
-        start.put(skAttr, AttributeMapper.toNative(q.exclusiveStart().indexSort()));
-      }
-    }
+    boolean filterBounds = KeyConditions.needsBoundFilter(r);
+    Map<String, AttributeValue> start =
+        q.exclusiveStart() == null
+            ? null
+            : AttributeMapper.keyOf(table.keySchema(), q.exclusiveStart().key());
     List<StoredItem> out = new ArrayList<>(Math.min(q.limit(), 1000));
     while (true) {
       QueryRequest.Builder req =
           QueryRequest.builder()
               .tableName(physical)
-              .keyConditionExpression(kc.toString())
+              .keyConditionExpression(kc)
               .expressionAttributeNames(ex.attributeNames())
               .expressionAttributeValues(ex.attributeValuesOrNull())
               .scanIndexForward(!q.descending())
+              .consistentRead(q.consistentRead())
               .limit(q.limit() - out.size())
               .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL);
-      if (indexName != null) {
-        req.indexName(indexName);
-      } else {
-        req.consistentRead(q.consistentRead());
-      }
       if (start != null) {
         req.exclusiveStartKey(start);
       }
@@ -135,10 +81,9 @@ public final class QueryRunner {
       }
       meter.record(resp.consumedCapacity(), false);
       for (Map<String, AttributeValue> item : resp.items()) {
-        if (filterBounds && !inBounds(r, item.get(skAttr))) {
-          continue;
+        if (!filterBounds || KeyConditions.contains(r, item.get(skAttr))) {
+          out.add(Stored.of(item));
         }
-        out.add(Stored.of(item));
       }
       boolean lek = resp.hasLastEvaluatedKey() && !resp.lastEvaluatedKey().isEmpty();
       if (out.size() >= q.limit() || !lek) {
@@ -146,13 +91,6 @@ public final class QueryRunner {
       }
       start = resp.lastEvaluatedKey();
     }
-  }
-
-  private static boolean inBounds(KeyRange r, AttributeValue sort) {
-    return sort != null
-        && AttributeMapper.fromNative(sort) instanceof KeyValue kv
-        && kv.type() == r.lower().type()
-        && r.contains(kv);
   }
 
   /** Scans the table in DynamoDB's stable order, resuming after a key. */

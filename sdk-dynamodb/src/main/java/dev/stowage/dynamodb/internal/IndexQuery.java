@@ -1,0 +1,176 @@
+package dev.stowage.dynamodb.internal;
+
+import dev.stowage.InvalidRequestException;
+import dev.stowage.item.Key;
+import dev.stowage.item.KeyValue;
+import dev.stowage.spi.DriverQuery;
+import dev.stowage.spi.IndexLayout;
+import dev.stowage.spi.KeyRange;
+import dev.stowage.spi.QueryResult;
+import dev.stowage.spi.StoredItem;
+import dev.stowage.spi.TableLayout;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
+
+/**
+ * One index query. A GSI orders entries by its sort attribute but leaves entries with equal sort
+ * values in no defined order, while Stowage orders them by primary key. So entries are collected in
+ * runs of equal sort value, each run is sorted by primary key, and a page only ends after a whole
+ * run has been read. Resuming after a position re-reads the run of the position's sort value and
+ * skips the keys up to the position, instead of trusting DynamoDB's ExclusiveStartKey order within
+ * a run. Long runs of equal sort values therefore cost extra reads at page boundaries; indexes
+ * whose sort attributes end with a unique attribute have no runs longer than one.
+ */
+final class IndexQuery {
+  private final DynamoDbClient client;
+  private final CapacityMeter meter;
+  private final TableLayout table;
+  private final String physical;
+  private final IndexLayout ix;
+  private final DriverQuery q;
+  private final Comparator<Key> keyOrder;
+
+  IndexQuery(
+      DynamoDbClient client,
+      CapacityMeter meter,
+      TableLayout table,
+      String physical,
+      IndexLayout ix,
+      DriverQuery q) {
+    this.client = client;
+    this.meter = meter;
+    this.table = table;
+    this.physical = physical;
+    this.ix = ix;
+    this.q = q;
+    this.keyOrder = q.descending() ? Comparator.reverseOrder() : Comparator.naturalOrder();
+  }
+
+  QueryResult run() {
+    KeyValue startSort = null;
+    Key startKey = null;
+    KeyRange range = q.range();
+    KeyRange filter = range;
+    AttributeValue startSortNative = null;
+    if (q.exclusiveStart() != null) {
+      startSort = q.exclusiveStart().indexSort();
+      startKey = q.exclusiveStart().key();
+      if (startSort == null) {
+        throw new InvalidRequestException("an index query position needs the index sort value");
+      }
+      range = resumeRange(range, startSort);
+      filter =
+          new KeyRange(
+              range.lower(),
+              range.lowerInclusive(),
+              range.upper(),
+              range.upperInclusive(),
+              q.range().prefix());
+      startSortNative = AttributeMapper.toNative(startSort);
+    }
+    Expressions ex = new Expressions();
+    String kc =
+        KeyConditions.of(ex, ix.partitionAttribute(), q.partition(), ix.sortAttribute(), range);
+    if (kc == null) {
+      return new QueryResult(List.of(), false);
+    }
+    List<StoredItem> out = new ArrayList<>();
+    List<StoredItem> run = new ArrayList<>();
+    AttributeValue runSort = null;
+    Map<String, AttributeValue> nativeStart = null;
+    while (true) {
+      QueryResponse resp = page(ex, kc, nativeStart);
+      for (Map<String, AttributeValue> item : resp.items()) {
+        AttributeValue sort = item.get(ix.sortAttribute());
+        if (!KeyConditions.contains(filter, sort)) {
+          continue;
+        }
+        StoredItem stored = Stored.of(item);
+        if (startKey != null && sort.equals(startSortNative)) {
+          Key k = table.keySchema().keyOf(stored.item());
+          if (keyOrder.compare(k, startKey) <= 0) {
+            continue;
+          }
+        }
+        if (runSort != null && !runSort.equals(sort)) {
+          flush(run, out);
+          if (out.size() >= q.limit()) {
+            return new QueryResult(out.subList(0, q.limit()), true);
+          }
+        }
+        runSort = sort;
+        run.add(stored);
+      }
+      boolean lek = resp.hasLastEvaluatedKey() && !resp.lastEvaluatedKey().isEmpty();
+      if (!lek) {
+        flush(run, out);
+        boolean trimmed = out.size() > q.limit();
+        return new QueryResult(trimmed ? out.subList(0, q.limit()) : out, trimmed);
+      }
+      nativeStart = resp.lastEvaluatedKey();
+    }
+  }
+
+  private QueryResponse page(Expressions ex, String kc, Map<String, AttributeValue> start) {
+    QueryRequest.Builder req =
+        QueryRequest.builder()
+            .tableName(physical)
+            .indexName(TableNames.indexName(ix.name()))
+            .keyConditionExpression(kc)
+            .expressionAttributeNames(ex.attributeNames())
+            .expressionAttributeValues(ex.attributeValuesOrNull())
+            .scanIndexForward(!q.descending())
+            .limit(Math.min(1000, q.limit() + 1))
+            .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL);
+    if (start != null) {
+      req.exclusiveStartKey(start);
+    }
+    try {
+      QueryResponse resp = client.query(req.build());
+      meter.record(resp.consumedCapacity(), false);
+      return resp;
+    } catch (SdkException e) {
+      throw Errors.translate("Query " + physical + " index " + ix.name(), e);
+    }
+  }
+
+  private void flush(List<StoredItem> run, List<StoredItem> out) {
+    if (run.size() > 1) {
+      run.sort(Comparator.comparing(s -> table.keySchema().keyOf(s.item()), keyOrder));
+    }
+    out.addAll(run);
+    run.clear();
+  }
+
+  /**
+   * The query's range narrowed to sort values at or beyond the resume position's (inclusive: the
+   * rest of the position's run still follows). A prefix range becomes its equivalent bounds, which
+   * {@link KeyConditions#contains} still checks against the prefix.
+   */
+  private KeyRange resumeRange(KeyRange r, KeyValue from) {
+    if (!q.descending()) {
+      boolean keepLower = r.lower() != null && KeyValue.compare(r.lower(), from) >= 0;
+      return new KeyRange(
+          keepLower ? r.lower() : from,
+          keepLower ? r.lowerInclusive() : true,
+          r.upper(),
+          r.upperInclusive(),
+          null);
+    }
+    boolean keepUpper = r.upper() != null && KeyValue.compare(r.upper(), from) <= 0;
+    return new KeyRange(
+        r.lower(),
+        r.lowerInclusive(),
+        keepUpper ? r.upper() : from,
+        keepUpper ? r.upperInclusive() : true,
+        null);
+  }
+}
