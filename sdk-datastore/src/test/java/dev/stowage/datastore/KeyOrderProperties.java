@@ -52,7 +52,7 @@ class KeyOrderProperties {
     driver.close();
   }
 
-  @Property(tries = 12)
+  @Property(tries = 8)
   void stringSortKeys(
       @ForAll("strings") List<String> sorts, @ForAll("strings") List<String> parts) {
     check(
@@ -61,7 +61,7 @@ class KeyOrderProperties {
         parts);
   }
 
-  @Property(tries = 12)
+  @Property(tries = 8)
   void numberSortKeys(@ForAll("numbers") List<BigDecimal> sorts) {
     check(
         AttributeType.NUMBER,
@@ -69,7 +69,7 @@ class KeyOrderProperties {
         List.of("a"));
   }
 
-  @Property(tries = 12)
+  @Property(tries = 8)
   void binarySortKeys(
       @ForAll("binaries") List<byte[]> sorts, @ForAll("strings") List<String> parts) {
     check(
