@@ -152,4 +152,58 @@ public abstract class ConformanceKit {
       return ConformanceKit.this;
     }
   }
+
+  /** Multi-column secondary indexes. */
+  @Nested
+  class MultiColumnIndexes extends IndexContracts {
+    @Override
+    ConformanceKit kit() {
+      return ConformanceKit.this;
+    }
+  }
+
+  /** Delete-by-index jobs. */
+  @Nested
+  class DeleteByIndex extends DeleteJobContracts {
+    @Override
+    ConformanceKit kit() {
+      return ConformanceKit.this;
+    }
+  }
+
+  /** Batches beyond every backend's limits. */
+  @Nested
+  class Batches extends BatchContracts {
+    @Override
+    ConformanceKit kit() {
+      return ConformanceKit.this;
+    }
+  }
+
+  /** Namespace isolation. */
+  @Nested
+  class Namespaces extends NamespaceContracts {
+    @Override
+    ConformanceKit kit() {
+      return ConformanceKit.this;
+    }
+  }
+
+  /** Transactions (capability-gated). */
+  @Nested
+  class Transactions extends TransactionContracts {
+    @Override
+    ConformanceKit kit() {
+      return ConformanceKit.this;
+    }
+  }
+
+  /** Scans. */
+  @Nested
+  class Scans extends ScanContracts {
+    @Override
+    ConformanceKit kit() {
+      return ConformanceKit.this;
+    }
+  }
 }

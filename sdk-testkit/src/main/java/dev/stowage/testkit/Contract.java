@@ -1,5 +1,6 @@
 package dev.stowage.testkit;
 
+import dev.stowage.ConditionFailedException;
 import dev.stowage.Stowage;
 import dev.stowage.Table;
 import dev.stowage.TableSpec;
@@ -100,5 +101,19 @@ abstract class Contract {
       }
       throw new TestAbortedException(e.capability() + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Runs {@code write} and expects it to fail with {@link ConditionFailedException}; other
+   * exceptions (notably {@link UnsupportedCapabilityException}) pass through unchanged, so this can
+   * be used inside {@link #whereSupported}.
+   */
+  protected static void expectConditionFailed(Runnable write) {
+    try {
+      write.run();
+    } catch (ConditionFailedException expected) {
+      return;
+    }
+    throw new AssertionError("expected ConditionFailedException, but the write succeeded");
   }
 }

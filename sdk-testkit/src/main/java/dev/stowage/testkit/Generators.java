@@ -17,6 +17,7 @@ import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.RandomGenerator;
+import net.jqwik.api.Tuple;
 import net.jqwik.api.sessions.JqwikSession;
 
 /**
@@ -38,11 +39,20 @@ public final class Generators {
   /** Unicode code points (no unpaired surrogates), biased to ASCII, with controls and astral. */
   public static Arbitrary<Integer> codePoints() {
     return Arbitraries.frequencyOf(
-        net.jqwik.api.Tuple.of(6, Arbitraries.integers().between(0x20, 0x7e)),
-        net.jqwik.api.Tuple.of(1, Arbitraries.integers().between(0x00, 0x1f)),
-        net.jqwik.api.Tuple.of(3, Arbitraries.integers().between(0x7f, 0xd7ff)),
-        net.jqwik.api.Tuple.of(1, Arbitraries.integers().between(0xe000, 0xffff)),
-        net.jqwik.api.Tuple.of(2, Arbitraries.integers().between(0x10000, 0x10ffff)));
+        Tuple.of(6, Arbitraries.integers().between(0x20, 0x7e)),
+        Tuple.of(1, Arbitraries.integers().between(0x00, 0x1f)),
+        Tuple.of(3, Arbitraries.integers().between(0x7f, 0xd7ff)),
+        Tuple.of(1, Arbitraries.integers().between(0xe000, 0xffff)),
+        Tuple.of(2, Arbitraries.integers().between(0x10000, 0x10ffff)));
+  }
+
+  /** Code points without C0 and C1 control characters, for attribute names. */
+  private static Arbitrary<Integer> printableCodePoints() {
+    return Arbitraries.frequencyOf(
+        Tuple.of(6, Arbitraries.integers().between(0x20, 0x7e)),
+        Tuple.of(3, Arbitraries.integers().between(0xa0, 0xd7ff)),
+        Tuple.of(1, Arbitraries.integers().between(0xe000, 0xffff)),
+        Tuple.of(2, Arbitraries.integers().between(0x10000, 0x10ffff)));
   }
 
   /** Any string of 0 to 20 code points, the empty string included. */
@@ -88,9 +98,7 @@ public final class Generators {
     Arbitrary<BigDecimal> small =
         Arbitraries.longs().between(-1_000_000, 1_000_000).map(BigDecimal::valueOf);
     return Arbitraries.frequencyOf(
-            net.jqwik.api.Tuple.of(6, random),
-            net.jqwik.api.Tuple.of(3, small),
-            net.jqwik.api.Tuple.of(1, Arbitraries.of(edgeNumbers())))
+            Tuple.of(6, random), Tuple.of(3, small), Tuple.of(1, Arbitraries.of(edgeNumbers())))
         .map(n -> new NumberValue(n).value());
   }
 
@@ -148,9 +156,9 @@ public final class Generators {
   /** Non-empty sets of each set type. */
   public static Arbitrary<AttributeValue> sets() {
     return Arbitraries.oneOf(
-        strings().set().ofMinSize(1).ofMaxSize(6).map(AttributeValue::stringSet),
-        numbers().set().ofMinSize(1).ofMaxSize(6).map(AttributeValue::numberSet),
-        binaries().set().ofMinSize(1).ofMaxSize(6).map(AttributeValue::binarySet));
+        strings().list().ofMinSize(1).ofMaxSize(6).map(AttributeValue::stringSet),
+        numbers().list().ofMinSize(1).ofMaxSize(6).map(AttributeValue::numberSet),
+        binaries().list().ofMinSize(1).ofMaxSize(6).map(AttributeValue::binarySet));
   }
 
   /** Values of every type, lists and maps nested up to {@link #DEFAULT_DEPTH}. */
@@ -161,8 +169,7 @@ public final class Generators {
   /** Values of every type, lists and maps nested up to {@code depth} levels. */
   public static Arbitrary<AttributeValue> values(int depth) {
     Arbitrary<AttributeValue> flat =
-        Arbitraries.frequencyOf(
-            net.jqwik.api.Tuple.of(5, scalars()), net.jqwik.api.Tuple.of(2, sets()));
+        Arbitraries.frequencyOf(Tuple.of(5, scalars()), Tuple.of(2, sets()));
     if (depth <= 0) {
       return flat;
     }
@@ -170,10 +177,7 @@ public final class Generators {
     Arbitrary<AttributeValue> list = inner.list().ofMaxSize(4).map(AttributeValue::list);
     Arbitrary<AttributeValue> map =
         Arbitraries.maps(strings(0, 8), inner).ofMaxSize(4).map(AttributeValue::map);
-    return Arbitraries.frequencyOf(
-        net.jqwik.api.Tuple.of(6, flat),
-        net.jqwik.api.Tuple.of(1, list),
-        net.jqwik.api.Tuple.of(1, map));
+    return Arbitraries.frequencyOf(Tuple.of(6, flat), Tuple.of(1, list), Tuple.of(1, map));
   }
 
   /** Values of exactly one type (lists and maps nested up to {@link #DEFAULT_DEPTH}). */
@@ -189,9 +193,9 @@ public final class Generators {
           Arbitraries.maps(strings(0, 8), values(DEFAULT_DEPTH - 1))
               .ofMaxSize(5)
               .map(AttributeValue::map);
-      case STRING_SET -> strings().set().ofMinSize(1).ofMaxSize(6).map(AttributeValue::stringSet);
-      case NUMBER_SET -> numbers().set().ofMinSize(1).ofMaxSize(6).map(AttributeValue::numberSet);
-      case BINARY_SET -> binaries().set().ofMinSize(1).ofMaxSize(6).map(AttributeValue::binarySet);
+      case STRING_SET -> strings().list().ofMinSize(1).ofMaxSize(6).map(AttributeValue::stringSet);
+      case NUMBER_SET -> numbers().list().ofMinSize(1).ofMaxSize(6).map(AttributeValue::numberSet);
+      case BINARY_SET -> binaries().list().ofMinSize(1).ofMaxSize(6).map(AttributeValue::binarySet);
     };
   }
 
@@ -200,8 +204,7 @@ public final class Generators {
    * reserved prefix {@code __}.
    */
   public static Arbitrary<String> attributeNames() {
-    return codePoints()
-        .filter(cp -> !Character.isISOControl(cp))
+    return printableCodePoints()
         .list()
         .ofMinSize(1)
         .ofMaxSize(20)

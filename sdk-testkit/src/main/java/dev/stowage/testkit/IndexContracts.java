@@ -1,0 +1,351 @@
+package dev.stowage.testkit;
+
+import static dev.stowage.testkit.Helpers.num;
+import static dev.stowage.testkit.Helpers.str;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.stowage.IndexSpec;
+import dev.stowage.InvalidRequestException;
+import dev.stowage.KeySchema;
+import dev.stowage.NotFoundException;
+import dev.stowage.Table;
+import dev.stowage.TableSpec;
+import dev.stowage.item.AttributeType;
+import dev.stowage.item.Item;
+import dev.stowage.item.Key;
+import dev.stowage.item.Utf8Order;
+import dev.stowage.query.Query;
+import dev.stowage.query.SortCondition;
+import dev.stowage.query.Update;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Multi-column secondary indexes: partition tuples, tuple-prefix sort conditions, both directions,
+ * sparseness, projections, and entries that follow every write.
+ */
+abstract class IndexContracts extends Contract {
+  private static final List<String> DAYS =
+      List.of(
+          "2026-10-30",
+          "2026-10-31",
+          "2026-11-01",
+          "2026-11-02",
+          "2026-11-03",
+          "2026-11-04",
+          "2026-11-05");
+
+  static TableSpec ordersSpec() {
+    return TableSpec.builder("orders", KeySchema.of("id", AttributeType.STRING))
+        .index("byTenantStatus", List.of("tenant", "status"), List.of("createdAt", "id"))
+        .index("byScore", List.of("tenant"), List.of("score", "id"))
+        .index(
+            new IndexSpec(
+                "keysOnly",
+                List.of("tenant"),
+                List.of("createdAt"),
+                IndexSpec.Projection.KEYS_ONLY))
+        .build();
+  }
+
+  /** 210 orders; some lack status or createdAt and so are missing from indexes naming them. */
+  static List<Item> orders() {
+    List<Item> out = new ArrayList<>();
+    for (int i = 0; i < 210; i++) {
+      Item.Builder b =
+          Item.builder()
+              .put("id", String.format("o-%03d", i))
+              .put("tenant", i % 2 == 0 ? "t1" : "t2")
+              .put(
+                  "score",
+                  new BigDecimal((i % 11) - 5)
+                      .add(i % 4 == 0 ? new BigDecimal("0.5") : BigDecimal.ZERO))
+              .put("payload", "order " + i);
+      if (i % 17 != 0) {
+        b.put("status", i % 3 == 0 ? "closed" : "open");
+      }
+      if (i % 19 != 0) {
+        b.put("createdAt", DAYS.get(i % DAYS.size()));
+      }
+      out.add(b.build());
+    }
+    return out;
+  }
+
+  private static final Comparator<Item> BY_DAY_THEN_ID =
+      Comparator.comparing((Item i) -> i.getString("createdAt"), Utf8Order.COMPARATOR)
+          .thenComparing(i -> i.getString("id"), Utf8Order.COMPARATOR);
+
+  private static void check(
+      Table t,
+      String tenant,
+      String status,
+      SortCondition c,
+      List<Item> all,
+      Predicate<Item> match) {
+    List<Item> expected =
+        new ArrayList<>(
+            all.stream()
+                .filter(i -> i.has("status") && i.has("createdAt"))
+                .filter(
+                    i ->
+                        i.getString("tenant").equals(tenant)
+                            && i.getString("status").equals(status))
+                .filter(match)
+                .sorted(BY_DAY_THEN_ID)
+                .toList());
+    Query.Builder q = Query.index("byTenantStatus").partition(str(tenant), str(status)).limit(3);
+    if (c != null) {
+      q.sort(c);
+    }
+    assertThat(t.queryAll(q.build()).toList())
+        .as("%s ascending", c)
+        .containsExactlyElementsOf(expected);
+    Collections.reverse(expected);
+    assertThat(t.queryAll(q.descending().build()).toList())
+        .as("%s descending", c)
+        .containsExactlyElementsOf(expected);
+  }
+
+  private static int day(Item i, String d) {
+    return Utf8Order.compare(i.getString("createdAt"), d);
+  }
+
+  @Test
+  void multiColumnIndexQueriesWithTuplePrefixConditions() {
+    Table t = table(ordersSpec());
+    List<Item> all = orders();
+    t.batchPut(all);
+    for (String tenant : List.of("t1", "t2")) {
+      for (String status : List.of("open", "closed")) {
+        check(t, tenant, status, null, all, i -> true);
+        check(
+            t,
+            tenant,
+            status,
+            SortCondition.eq(str("2026-11-01")),
+            all,
+            i -> day(i, "2026-11-01") == 0);
+        check(
+            t,
+            tenant,
+            status,
+            SortCondition.gt(str("2026-11-01")),
+            all,
+            i -> day(i, "2026-11-01") > 0);
+        check(
+            t,
+            tenant,
+            status,
+            SortCondition.ge(str("2026-11-01")),
+            all,
+            i -> day(i, "2026-11-01") >= 0);
+        check(
+            t,
+            tenant,
+            status,
+            SortCondition.lt(str("2026-11-01")),
+            all,
+            i -> day(i, "2026-11-01") < 0);
+        check(
+            t,
+            tenant,
+            status,
+            SortCondition.le(str("2026-11-01")),
+            all,
+            i -> day(i, "2026-11-01") <= 0);
+        check(
+            t,
+            tenant,
+            status,
+            SortCondition.between(List.of(str("2026-10-31")), List.of(str("2026-11-02"))),
+            all,
+            i -> day(i, "2026-10-31") >= 0 && day(i, "2026-11-02") <= 0);
+        check(
+            t,
+            tenant,
+            status,
+            SortCondition.between(
+                List.of(str("2026-10-31"), str("o-100")), List.of(str("2026-11-03"), str("o-050"))),
+            all,
+            i ->
+                (day(i, "2026-10-31") > 0
+                        || day(i, "2026-10-31") == 0 && i.getString("id").compareTo("o-100") >= 0)
+                    && (day(i, "2026-11-03") < 0
+                        || day(i, "2026-11-03") == 0 && i.getString("id").compareTo("o-050") <= 0));
+        check(
+            t,
+            tenant,
+            status,
+            SortCondition.beginsWith(str("2026-11")),
+            all,
+            i -> i.getString("createdAt").startsWith("2026-11"));
+        check(
+            t,
+            tenant,
+            status,
+            SortCondition.beginsWith(str("2026-11-02"), str("o-1")),
+            all,
+            i -> day(i, "2026-11-02") == 0 && i.getString("id").startsWith("o-1"));
+        check(
+            t,
+            tenant,
+            status,
+            SortCondition.eq(str("2026-11-04"), str("o-186")),
+            all,
+            i -> day(i, "2026-11-04") == 0 && i.getString("id").equals("o-186"));
+      }
+    }
+  }
+
+  @Test
+  void numericTupleComponentsOrderNumerically() {
+    Table t = table(ordersSpec());
+    List<Item> all = orders();
+    t.batchPut(all);
+    Comparator<Item> byScore =
+        Comparator.comparing((Item i) -> i.getNumber("score"))
+            .thenComparing(i -> i.getString("id"));
+    List<Item> t1 =
+        all.stream().filter(i -> i.getString("tenant").equals("t1")).sorted(byScore).toList();
+    assertThat(t.queryAll(Query.index("byScore").partition(str("t1")).limit(7).build()).toList())
+        .containsExactlyElementsOf(t1);
+    List<Item> positive = t1.stream().filter(i -> i.getNumber("score").signum() > 0).toList();
+    assertThat(
+            t.queryAll(
+                    Query.index("byScore")
+                        .partition(str("t1"))
+                        .sort(SortCondition.gt(num(0)))
+                        .build())
+                .toList())
+        .containsExactlyElementsOf(positive);
+    List<Item> minusHalf =
+        t1.stream()
+            .filter(i -> i.getNumber("score").compareTo(new BigDecimal("-4.5")) == 0)
+            .toList();
+    assertThat(minusHalf).isNotEmpty();
+    assertThat(
+            t.queryAll(
+                    Query.index("byScore")
+                        .partition(str("t1"))
+                        .sort(SortCondition.eq(num("-4.5")))
+                        .build())
+                .toList())
+        .containsExactlyElementsOf(minusHalf);
+  }
+
+  @Test
+  void indexesAreSparseAndProjectionsApply() {
+    Table t = table(ordersSpec());
+    List<Item> all = orders();
+    t.batchPut(all);
+    long indexed = all.stream().filter(i -> i.has("status") && i.has("createdAt")).count();
+    long seen = 0;
+    for (String tenant : List.of("t1", "t2")) {
+      for (String status : List.of("open", "closed")) {
+        List<Item> hits =
+            t.queryAll(Query.index("byTenantStatus").partition(str(tenant), str(status)).build())
+                .toList();
+        assertThat(hits).allMatch(i -> i.has("status") && i.has("createdAt"));
+        seen += hits.size();
+      }
+    }
+    assertThat(seen).isEqualTo(indexed).isLessThan(all.size());
+    List<Item> keysOnly = t.queryAll(Query.index("keysOnly").partition(str("t2")).build()).toList();
+    List<Item> expected =
+        all.stream()
+            .filter(i -> i.getString("tenant").equals("t2") && i.has("createdAt"))
+            .sorted(BY_DAY_THEN_ID)
+            .map(i -> i.project(Set.of("id", "tenant", "createdAt")))
+            .toList();
+    assertThat(keysOnly).containsExactlyElementsOf(expected);
+  }
+
+  @Test
+  void indexEntriesFollowUpdatesAndDeletes() {
+    Table t = table(ordersSpec());
+    Item order =
+        Item.builder()
+            .put("id", "x-1")
+            .put("tenant", "t9")
+            .put("status", "open")
+            .put("createdAt", "2026-11-01")
+            .put("score", 1)
+            .build();
+    t.put(order);
+    assertThat(ids(t, "open")).containsExactly("x-1");
+    t.update(Key.of("x-1"), Update.builder().set("status", "closed").build());
+    assertThat(ids(t, "open")).isEmpty();
+    assertThat(ids(t, "closed")).containsExactly("x-1");
+    assertThat(
+            t.queryAll(Query.index("byTenantStatus").partition(str("t9"), str("closed")).build())
+                .toList())
+        .containsExactly(order.toBuilder().put("status", "closed").build());
+    t.update(Key.of("x-1"), Update.builder().remove("createdAt").build());
+    assertThat(ids(t, "closed")).as("no entry without createdAt").isEmpty();
+    t.put(order.toBuilder().put("createdAt", "2026-12-24").build());
+    assertThat(ids(t, "open")).containsExactly("x-1");
+    assertThat(
+            t.queryAll(
+                    Query.index("byTenantStatus")
+                        .partition(str("t9"), str("open"))
+                        .sort(SortCondition.eq(str("2026-11-01")))
+                        .build())
+                .toList())
+        .as("no stale entry for the old day")
+        .isEmpty();
+    t.update(Key.of("x-1"), Update.builder().increment("score", 5).build());
+    assertThat(
+            t.queryAll(
+                    Query.index("byScore")
+                        .partition(str("t9"))
+                        .sort(SortCondition.eq(num(6)))
+                        .build())
+                .toList())
+        .hasSize(1);
+    assertThat(
+            t.queryAll(
+                    Query.index("byScore")
+                        .partition(str("t9"))
+                        .sort(SortCondition.eq(num(1)))
+                        .build())
+                .toList())
+        .isEmpty();
+    t.delete(Key.of("x-1"));
+    assertThat(ids(t, "open")).isEmpty();
+    assertThat(t.queryAll(Query.index("byScore").partition(str("t9")).build()).toList()).isEmpty();
+    assertThat(t.queryAll(Query.index("keysOnly").partition(str("t9")).build()).toList()).isEmpty();
+  }
+
+  private static List<String> ids(Table t, String status) {
+    return t.queryAll(Query.index("byTenantStatus").partition(str("t9"), str(status)).build())
+        .map(i -> i.getString("id"))
+        .toList();
+  }
+
+  @Test
+  void unknownIndexesAreNotFoundAndMalformedIndexQueriesAreInvalid() {
+    Table t = table(ordersSpec());
+    assertThatThrownBy(() -> t.query(Query.index("noSuchIndex").partition(str("t1")).build()))
+        .as("an index name not in the table spec")
+        .isInstanceOf(NotFoundException.class);
+    List<Query> bad =
+        List.of(
+            Query.index("byTenantStatus").partition(str("t1")).build(),
+            Query.index("byTenantStatus").partition(str("t1"), str("open"), str("extra")).build(),
+            Query.index("byTenantStatus")
+                .partition(str("t1"), str("open"))
+                .sort(SortCondition.eq(str("2026-11-01"), str("o-1"), str("too many")))
+                .build());
+    for (Query q : bad) {
+      assertThatThrownBy(() -> t.query(q)).as("%s", q).isInstanceOf(InvalidRequestException.class);
+    }
+  }
+}
