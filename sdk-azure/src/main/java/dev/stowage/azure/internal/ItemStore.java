@@ -81,6 +81,7 @@ public final class ItemStore {
   public String put(TableLayout layout, Key key, TableEntity entity, Expectation expect) {
     TableClient client = tables.data(layout.ref());
     String what = "writing " + key + " to " + layout.ref();
+    rejectSuperseded(expect, what);
     try {
       if (key.sortOrNull() == null || expect instanceof Expectation.Token) {
         Response<Void> r = putSingle(client, entity, expect);
@@ -130,6 +131,7 @@ public final class ItemStore {
     String pk = AzureKeys.partitionKey(key.partition());
     String rk = AzureKeys.rowKey(key);
     String what = "deleting " + key + " from " + layout.ref();
+    rejectSuperseded(expect, what);
     TableEntity target = new TableEntity(pk, rk);
     boolean ifUnchanged = expect instanceof Expectation.Token;
     if (ifUnchanged) {
@@ -154,6 +156,13 @@ public final class ItemStore {
         return false;
       }
       throw writeError(e, what, expect);
+    }
+  }
+
+  /** A superseded token matches no stored version. */
+  static void rejectSuperseded(Expectation expect, String what) {
+    if (expect instanceof Expectation.Token t && t.token().startsWith(SUPERSEDED)) {
+      throw new ConditionFailedException(what + " failed: the item has another version");
     }
   }
 

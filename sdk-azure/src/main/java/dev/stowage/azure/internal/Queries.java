@@ -83,6 +83,9 @@ public final class Queries {
   }
 
   private QueryResult primaryAscending(TableLayout layout, DriverQuery q) {
+    if (!layout.keySchema().hasSort() && q.exclusiveStart() != null) {
+      return new QueryResult(List.of(), false); // a partition holds one item, already returned
+    }
     String pk = AzureKeys.partitionKey(q.partition());
     RowRange range = RowRange.primary(q.range(), q.exclusiveStart(), false);
     List<StoredItem> items = new ArrayList<>();

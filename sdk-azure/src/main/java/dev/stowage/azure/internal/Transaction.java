@@ -45,6 +45,7 @@ final class Transaction {
     List<IndexEntries.Entry> stale = new ArrayList<>();
     for (TxOp op : ops) {
       Key key = layout.keySchema().validate(op.key());
+      ItemStore.rejectSuperseded(op.expect(), "transaction on " + layout.ref());
       Optional<Row> previous =
           indexed || op.expect() instanceof Expectation.Any
               ? store.get(layout, key)
