@@ -21,6 +21,9 @@ public final class ZstdCodec {
   /** Largest value this codec will inflate: the largest Java array. */
   static final long MAX_DECODED = Integer.MAX_VALUE - 16;
 
+  /** Bound on inflated size per compressed byte, above zstd's real maximum. */
+  static final long MAX_RATIO = 65_536;
+
   private final Pool<ZstdCompressCtx> compressors;
   private final Pool<ZstdDecompressCtx> decompressors;
   private final Map<Integer, Dict> dictionaries;
@@ -98,6 +101,12 @@ public final class ZstdCodec {
     }
     if (size < 0 || size > MAX_DECODED) {
       throw new FormatException("invalid zstd frame: no usable content size (" + size + ")");
+    }
+    if (size > (long) length * MAX_RATIO) {
+      // zstd cannot expand data this much (an RLE block of 128 KiB takes 4 bytes): a forged
+      // header, rejected before it makes us allocate.
+      throw new FormatException(
+          "invalid zstd frame: " + length + " bytes cannot inflate to " + size);
     }
     byte[] out = new byte[(int) size];
     ZstdDecompressCtx ctx = pool.take();
