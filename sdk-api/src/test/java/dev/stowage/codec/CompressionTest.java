@@ -62,7 +62,7 @@ class CompressionTest {
 
   @Test
   void higherLevelsCompressAtLeastAsWell() {
-    AttributeValue doc = AttributeValue.of(Values.json(200_000, 4));
+    AttributeValue doc = AttributeValue.of(Values.json(50_000, 4));
     int fast =
         bytes(
                 Codecs.builder()

@@ -29,7 +29,7 @@ class RoundTripPropertiesTest {
               .build(),
           Codecs.builder()
               .keys(KeyProvider.ofKeyset(TestKeys.fresh()))
-              .compressionLevel(19)
+              .compressionLevel(9)
               .dictionary(
                   "a", ZstdDictionary.of(9, Values.json(2000, 1).getBytes(StandardCharsets.UTF_8)))
               .build());
@@ -53,7 +53,7 @@ class RoundTripPropertiesTest {
     return Values.values();
   }
 
-  @Property(tries = 600)
+  @Property(tries = 400)
   void decodeInvertsEncode(
       @ForAll("values") AttributeValue value,
       @ForAll("policies") AttributePolicy policy,

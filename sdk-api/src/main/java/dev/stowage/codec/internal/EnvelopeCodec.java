@@ -139,12 +139,13 @@ public final class EnvelopeCodec {
       checkPlaintextAllowed(table, key, attribute, policy);
       return stored;
     }
-    byte[] env = b.value().toByteArray();
     try {
-      Header h = Envelope.parseHeader(env);
+      Bytes bytes = b.value();
+      Header h = Envelope.parseHeader(head(bytes));
       if (h.encrypted()) {
-        return decrypt(table, key, attribute, env, h);
+        return decrypt(table, key, attribute, bytes, h);
       }
+      byte[] env = bytes.toByteArray();
       if (!Envelope.crcMatches(env)) {
         throw new FormatException("checksum mismatch: the envelope was corrupted or tampered with");
       }
@@ -163,15 +164,32 @@ public final class EnvelopeCodec {
     }
   }
 
-  private AttributeValue decrypt(String table, Key key, String attribute, byte[] env, Header h) {
+  /**
+   * The first bytes of an envelope, enough for any header. A truncated copy keeps {@link
+   * Envelope#parseHeader}'s length checks meaningful only for the header itself; the body's length
+   * is checked by the checksum or the AEAD.
+   */
+  private static byte[] head(Bytes bytes) {
+    byte[] head = new byte[Math.min(bytes.size(), HEAD)];
+    bytes.asReadOnlyBuffer().get(head);
+    return head;
+  }
+
+  /** Longest header (9 bytes) plus the shortest body parseHeader insists on. */
+  private static final int HEAD = 16;
+
+  private AttributeValue decrypt(String table, Key key, String attribute, Bytes bytes, Header h) {
     if (keys == null) {
       throw new IntegrityException(
           where(table, key, attribute)
               + "the value is encrypted but no keys are configured (missing key); configure the"
               + " keyset it was written with through Codecs.builder().keys(...)");
     }
-    byte[] header = Arrays.copyOf(env, h.length());
-    byte[] ciphertext = Arrays.copyOfRange(env, h.length(), env.length);
+    ByteBuffer buf = bytes.asReadOnlyBuffer();
+    byte[] header = new byte[h.length()];
+    buf.get(header);
+    byte[] ciphertext = new byte[buf.remaining()];
+    buf.get(ciphertext);
     byte[] payload;
     try {
       payload = keys.decrypt(ciphertext, Serial.associatedData(header, table, key, attribute));
@@ -248,11 +266,8 @@ public final class EnvelopeCodec {
     if (!(stored instanceof BinaryValue b) || !mayBeEnvelope(b.value())) {
       return -1;
     }
-    Bytes bytes = b.value();
-    byte[] head = new byte[Math.min(bytes.size(), 16)];
-    bytes.asReadOnlyBuffer().get(head);
     try {
-      Header h = Envelope.parseHeader(head);
+      Header h = Envelope.parseHeader(head(b.value()));
       return h.encrypted() ? h.length() : -1;
     } catch (FormatException e) {
       return -1;

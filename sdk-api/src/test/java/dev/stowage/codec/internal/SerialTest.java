@@ -36,4 +36,32 @@ class SerialTest {
     AttributeValue v = AttributeValue.of("x".repeat(n));
     assertThat(Serial.serialize(v)).isEqualTo(ValueWire.encode(v));
   }
+
+  @org.junit.jupiter.api.Test
+  void fastPathsValidateLikeValueWire() {
+    assertThat(decode(0x01, 0x03, 0xEF, 0xBF, 0xBD)).isEqualTo(AttributeValue.of("\uFFFD"));
+    assertThat(decode(0x03, 0x02, 0xAA, 0xBB))
+        .isEqualTo(AttributeValue.of(new byte[] {(byte) 0xAA, (byte) 0xBB}));
+    assertThat(decode(0x01, 0x00)).isEqualTo(AttributeValue.of(""));
+    for (int[] bad :
+        new int[][] {
+          {0x01, 0x01, 0xFF}, // malformed UTF-8
+          {0x01, 0x02, 0xC3}, // length beyond the input
+          {0x01, 0x01, 0x41, 0x41}, // trailing byte
+          {0x01, 0x03, 0xED, 0xA0, 0x80}, // an encoded surrogate
+          {0x03, 0x05, 0xAA},
+          {0x03, 0x80}
+        }) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> decode(bad))
+          .isInstanceOf(ValueWire.MalformedException.class);
+    }
+  }
+
+  private static AttributeValue decode(int... b) {
+    byte[] bytes = new byte[b.length];
+    for (int i = 0; i < b.length; i++) {
+      bytes[i] = (byte) b[i];
+    }
+    return Serial.deserialize(bytes, 0, bytes.length);
+  }
 }
