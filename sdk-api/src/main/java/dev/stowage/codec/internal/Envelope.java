@@ -1,0 +1,197 @@
+package dev.stowage.codec.internal;
+
+import java.util.zip.CRC32C;
+
+/**
+ * The attribute envelope's header layout (docs/FORMAT.md, "Attribute envelope"): magic, format
+ * version, flags and the optional dictionary id. Stateless helpers; the constants are part of the
+ * stored format and must never change meaning.
+ */
+public final class Envelope {
+  /**
+   * First magic byte: 0xF5 never occurs in UTF-8 text, so text stored as binary rarely starts so.
+   */
+  public static final byte MAGIC_0 = (byte) 0xF5;
+
+  /** Second magic byte, ASCII 'S'. */
+  public static final byte MAGIC_1 = (byte) 0x53;
+
+  /** The only format version written and read today. */
+  public static final int VERSION_1 = 1;
+
+  /** Flag: the payload is a zstd frame. */
+  public static final int FLAG_COMPRESSED = 0x01;
+
+  /** Flag: the payload is a Tink AEAD ciphertext. */
+  public static final int FLAG_ENCRYPTED = 0x02;
+
+  /** Flag: a dictionary id follows the flags and the zstd frame was made with that dictionary. */
+  public static final int FLAG_DICTIONARY = 0x04;
+
+  /** Every flag version 1 defines; any other bit set is an integrity error. */
+  public static final int KNOWN_FLAGS = FLAG_COMPRESSED | FLAG_ENCRYPTED | FLAG_DICTIONARY;
+
+  /** Bytes of the trailing CRC-32C on envelopes that are not encrypted. */
+  public static final int CRC_LENGTH = 4;
+
+  /** Magic, version and flags. */
+  public static final int FIXED_HEADER = 4;
+
+  /** Largest dictionary id: ids are positive 31-bit integers. */
+  public static final long MAX_DICTIONARY_ID = Integer.MAX_VALUE;
+
+  private Envelope() {}
+
+  /** True if {@code b} starts with the envelope magic; such values are always read as envelopes. */
+  public static boolean hasMagic(byte[] b) {
+    return b.length >= 2 && b[0] == MAGIC_0 && b[1] == MAGIC_1;
+  }
+
+  /** Length of the header for the given dictionary id (0 for none). */
+  public static int headerLength(int dictionaryId) {
+    return FIXED_HEADER + (dictionaryId == 0 ? 0 : varintLength(dictionaryId));
+  }
+
+  /**
+   * Writes the header at the start of {@code out} and returns its length.
+   *
+   * @param dictionaryId 0 for no dictionary, otherwise the id, which sets {@link #FLAG_DICTIONARY}
+   */
+  public static int writeHeader(byte[] out, int flags, int dictionaryId) {
+    out[0] = MAGIC_0;
+    out[1] = MAGIC_1;
+    out[2] = VERSION_1;
+    out[3] = (byte) (dictionaryId == 0 ? flags : flags | FLAG_DICTIONARY);
+    int pos = FIXED_HEADER;
+    if (dictionaryId != 0) {
+      long v = dictionaryId;
+      while ((v & ~0x7FL) != 0) {
+        out[pos++] = (byte) ((v & 0x7F) | 0x80);
+        v >>>= 7;
+      }
+      out[pos++] = (byte) v;
+    }
+    return pos;
+  }
+
+  /** Appends the big-endian CRC-32C of {@code out[0, length)} at {@code length}. */
+  public static void writeCrc(byte[] out, int length) {
+    int crc = crc(out, length);
+    out[length] = (byte) (crc >>> 24);
+    out[length + 1] = (byte) (crc >>> 16);
+    out[length + 2] = (byte) (crc >>> 8);
+    out[length + 3] = (byte) crc;
+  }
+
+  /** True if the last four bytes of {@code b} are the CRC-32C of the bytes before them. */
+  public static boolean crcMatches(byte[] b) {
+    int n = b.length - CRC_LENGTH;
+    int stored =
+        ((b[n] & 0xFF) << 24)
+            | ((b[n + 1] & 0xFF) << 16)
+            | ((b[n + 2] & 0xFF) << 8)
+            | (b[n + 3] & 0xFF);
+    return crc(b, n) == stored;
+  }
+
+  private static int crc(byte[] b, int length) {
+    CRC32C c = new CRC32C();
+    c.update(b, 0, length);
+    return (int) c.getValue();
+  }
+
+  private static int varintLength(long v) {
+    int n = 1;
+    while ((v & ~0x7FL) != 0) {
+      v >>>= 7;
+      n++;
+    }
+    return n;
+  }
+
+  /**
+   * A parsed header.
+   *
+   * @param flags the flags byte, dictionary bit included
+   * @param dictionaryId the dictionary id, 0 when none
+   * @param length bytes the header occupies; the body starts there
+   */
+  public record Header(int flags, int dictionaryId, int length) {
+    /** True if the payload is compressed. */
+    public boolean compressed() {
+      return (flags & FLAG_COMPRESSED) != 0;
+    }
+
+    /** True if the payload is encrypted. */
+    public boolean encrypted() {
+      return (flags & FLAG_ENCRYPTED) != 0;
+    }
+  }
+
+  /**
+   * Parses the header of a value that {@link #hasMagic has the magic}.
+   *
+   * @throws FormatException with a message saying what is wrong
+   */
+  public static Header parseHeader(byte[] b) {
+    if (b.length < FIXED_HEADER) {
+      throw new FormatException("truncated envelope: " + b.length + " bytes, header needs 4");
+    }
+    int version = b[2] & 0xFF;
+    if (version != VERSION_1) {
+      throw new FormatException(
+          "unknown envelope format version " + version + " (this release reads version 1)");
+    }
+    int flags = b[3] & 0xFF;
+    if ((flags & ~KNOWN_FLAGS) != 0) {
+      throw new FormatException("unknown envelope flags 0x" + Integer.toHexString(flags));
+    }
+    boolean dict = (flags & FLAG_DICTIONARY) != 0;
+    if (dict && (flags & FLAG_COMPRESSED) == 0) {
+      throw new FormatException("envelope flags name a dictionary without compression");
+    }
+    int pos = FIXED_HEADER;
+    long id = 0;
+    if (dict) {
+      for (int shift = 0; ; shift += 7) {
+        if (pos >= b.length) {
+          throw new FormatException("truncated envelope: dictionary id cut short");
+        }
+        int x = b[pos++] & 0xFF;
+        if (shift == 28 && (x & 0xF8) != 0) {
+          throw new FormatException("dictionary id out of range");
+        }
+        id |= (long) (x & 0x7F) << shift;
+        if ((x & 0x80) == 0) {
+          if (x == 0 && shift > 0) {
+            throw new FormatException("dictionary id is not minimally encoded");
+          }
+          break;
+        }
+      }
+      if (id == 0) {
+        throw new FormatException("dictionary id 0 is reserved");
+      }
+    }
+    int minBody = (flags & FLAG_ENCRYPTED) != 0 ? 1 : CRC_LENGTH + 1;
+    if (b.length - pos < minBody) {
+      throw new FormatException(
+          "truncated envelope: "
+              + (b.length - pos)
+              + " body bytes after a "
+              + pos
+              + "-byte header");
+    }
+    return new Header(flags, (int) id, pos);
+  }
+
+  /** A structurally invalid envelope; the caller turns it into an integrity error with context. */
+  public static final class FormatException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    /** Creates the exception. */
+    public FormatException(String message) {
+      super(message, null, false, false);
+    }
+  }
+}

@@ -1,0 +1,164 @@
+package dev.stowage.codec.internal;
+
+import dev.stowage.internal.ValueWire;
+import dev.stowage.item.AttributeValue;
+import dev.stowage.item.AttributeValue.BinaryValue;
+import dev.stowage.item.AttributeValue.StringValue;
+import dev.stowage.item.Bytes;
+import dev.stowage.item.Key;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Value serialisation for envelope payloads ({@link ValueWire}) with a copy-free path for the two
+ * types that carry large payloads, and the canonical associated data of encrypted envelopes.
+ */
+final class Serial {
+  /** ValueWire's tags for strings and binary values (pinned in docs/FORMAT.md). */
+  private static final int STRING_TAG = 1;
+
+  private static final int BINARY_TAG = 3;
+
+  private Serial() {}
+
+  /**
+   * {@code ValueWire.encode(v)}, byte for byte. Top-level strings and binary values are written
+   * straight into an exactly sized array instead of through a growing buffer.
+   */
+  static byte[] serialize(AttributeValue v) {
+    if (v instanceof StringValue s) {
+      return tagged(STRING_TAG, s.value().getBytes(StandardCharsets.UTF_8));
+    }
+    if (v instanceof BinaryValue b) {
+      int n = b.value().size();
+      byte[] out = new byte[1 + varintLength(n) + n];
+      int pos = head(out, BINARY_TAG, n);
+      b.value().asReadOnlyBuffer().get(out, pos, n);
+      return out;
+    }
+    return ValueWire.encode(v);
+  }
+
+  private static byte[] tagged(int tag, byte[] payload) {
+    byte[] out = new byte[1 + varintLength(payload.length) + payload.length];
+    int pos = head(out, tag, payload.length);
+    System.arraycopy(payload, 0, out, pos, payload.length);
+    return out;
+  }
+
+  private static int head(byte[] out, int tag, int length) {
+    out[0] = (byte) tag;
+    int pos = 1;
+    long v = length;
+    while ((v & ~0x7FL) != 0) {
+      out[pos++] = (byte) ((v & 0x7F) | 0x80);
+      v >>>= 7;
+    }
+    out[pos++] = (byte) v;
+    return pos;
+  }
+
+  private static int varintLength(long v) {
+    int n = 1;
+    while ((v & ~0x7FL) != 0) {
+      v >>>= 7;
+      n++;
+    }
+    return n;
+  }
+
+  /**
+   * Parses {@code b[offset, offset+length)} as exactly one value. Top-level strings and binary
+   * values, the large ones, take a fast path with the same validation as {@link ValueWire}.
+   *
+   * @throws ValueWire.MalformedException if it is not one
+   */
+  static AttributeValue deserialize(byte[] b, int offset, int length) {
+    if (length > 1 && (b[offset] == STRING_TAG || b[offset] == BINARY_TAG)) {
+      AttributeValue v = deserializeFlat(b, offset, length);
+      if (v != null) {
+        return v;
+      }
+    }
+    ValueWire.Reader r = new ValueWire.Reader(b, offset, length);
+    AttributeValue v = r.value();
+    if (!r.atEnd()) {
+      throw new ValueWire.MalformedException(
+          "trailing bytes after value at offset " + r.position());
+    }
+    return v;
+  }
+
+  /**
+   * A top-level string or binary value filling the range exactly, or null to take the slow path.
+   */
+  private static AttributeValue deserializeFlat(byte[] b, int offset, int length) {
+    int end = offset + length;
+    int pos = offset + 1;
+    long n = 0;
+    for (int shift = 0; shift < 35; shift += 7) {
+      if (pos >= end) {
+        return null;
+      }
+      int x = b[pos++] & 0xFF;
+      n |= (long) (x & 0x7F) << shift;
+      if ((x & 0x80) == 0) {
+        if (n != end - pos) {
+          return null;
+        }
+        if (b[offset] == BINARY_TAG) {
+          return AttributeValue.of(Bytes.wrap(Arrays.copyOfRange(b, pos, end)));
+        }
+        String s = new String(b, pos, (int) n, StandardCharsets.UTF_8);
+        // The lenient decoder turns malformed input into U+FFFD; only then check strictly.
+        return s.indexOf('\uFFFD') < 0 ? AttributeValue.of(s) : null;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The associated data binding a ciphertext to its place: the envelope header, the logical table
+   * name, the item key and the attribute name (docs/FORMAT.md, "Associated data"). The namespace
+   * and backend are deliberately absent so values move between them without re-encryption.
+   */
+  static byte[] associatedData(byte[] header, String table, Key key, String attribute) {
+    byte[] t = table.getBytes(StandardCharsets.UTF_8);
+    byte[] p = serialize(key.partition());
+    byte[] s = key.sortOrNull() == null ? null : serialize(key.sortOrNull());
+    byte[] a = attribute.getBytes(StandardCharsets.UTF_8);
+    byte[] out =
+        new byte
+            [varintLength(header.length)
+                + header.length
+                + varintLength(t.length)
+                + t.length
+                + p.length
+                + 1
+                + (s == null ? 0 : s.length)
+                + varintLength(a.length)
+                + a.length];
+    int pos = put(out, 0, header, true);
+    pos = put(out, pos, t, true);
+    pos = put(out, pos, p, false);
+    out[pos++] = (byte) (s == null ? 0 : 1);
+    if (s != null) {
+      pos = put(out, pos, s, false);
+    }
+    put(out, pos, a, true);
+    return out;
+  }
+
+  private static int put(byte[] out, int pos, byte[] b, boolean lengthPrefixed) {
+    if (lengthPrefixed) {
+      long v = b.length;
+      while ((v & ~0x7FL) != 0) {
+        out[pos++] = (byte) ((v & 0x7F) | 0x80);
+        v >>>= 7;
+      }
+      out[pos++] = (byte) v;
+    }
+    System.arraycopy(b, 0, out, pos, b.length);
+    return pos + b.length;
+  }
+}
