@@ -11,10 +11,10 @@ import java.util.Set;
  * The core's view of overflow: making an encoded item fit the backend before a write, and putting
  * moved attributes back after a read.
  *
- * <p>Write protocol (the core follows it on every path): {@link #prepare} writes the blob first
- * and returns the item to store; if the item write then fails, the core calls {@link
- * #abandon}; once it has committed, it calls {@link #release} on the replaced item so its blob is
- * deleted. Deleting an item releases its blob after the delete.
+ * <p>Write protocol (the core follows it on every path): {@link #prepare} writes the blob first and
+ * returns the item to store; if the item write then fails, the core calls {@link #abandon}; once it
+ * has committed, it calls {@link #release} on the replaced item so its blob is deleted. Deleting an
+ * item releases its blob after the delete.
  */
 public interface OverflowHandler {
 
@@ -43,7 +43,10 @@ public interface OverflowHandler {
   /** Restores many items of one page, fetching their blobs in parallel. */
   List<Item> restoreAll(TableRef table, List<Item> stored, Set<String> needed);
 
-  /** Deletes the blob a replaced or deleted item pointed to, if any. Never throws for a missing blob. */
+  /**
+   * Deletes the blob a replaced or deleted item pointed to, if any. Never throws for a missing
+   * blob.
+   */
   void release(TableRef table, Item replaced);
 
   /** Deletes the blob of a prepared item whose write did not happen. */

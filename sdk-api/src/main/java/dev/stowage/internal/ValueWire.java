@@ -207,7 +207,8 @@ public final class ValueWire {
     private int length() {
       long n = varint();
       if (n > end - pos) {
-        throw new MalformedException("length " + n + " exceeds the remaining " + (end - pos) + " bytes");
+        throw new MalformedException(
+            "length " + n + " exceeds the remaining " + (end - pos) + " bytes");
       }
       return (int) n;
     }

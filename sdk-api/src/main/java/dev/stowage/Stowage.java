@@ -1,0 +1,191 @@
+package dev.stowage;
+
+import com.google.crypto.tink.Aead;
+import dev.stowage.codec.Codecs;
+import dev.stowage.internal.StowageCore;
+import dev.stowage.overflow.BlobStore;
+import dev.stowage.spi.StorageDriver;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The entry point: a store over one backend driver and blob store, seen through one namespace.
+ *
+ * <pre>{@code
+ * Stowage store = Stowage.builder(MemoryDriver.create()).blobStore(new MemoryBlobStore()).build();
+ * Table users = store.table(TableSpec.builder("users", KeySchema.of("id", STRING)).build());
+ * users.put(Item.builder().put("id", "u1").put("name", "Ada").build());
+ * }</pre>
+ *
+ * <p>Thread-safe; create one per application and share it. {@link #namespace(String)} returns a
+ * view of the same backend in another namespace (tables, blobs and cursors of one namespace are
+ * invisible to the others). {@link #close()} closes the driver and blob store.
+ */
+public final class Stowage implements AutoCloseable {
+  private final StowageCore core;
+
+  private Stowage(StowageCore core) {
+    this.core = core;
+  }
+
+  /** Starts a store over a driver. */
+  public static Builder builder(StorageDriver driver) {
+    return new Builder(driver);
+  }
+
+  /** The namespace of this view (empty string for the root namespace). */
+  public String namespace() {
+    return core.namespace();
+  }
+
+  /**
+   * A view of the same backend in another namespace, sharing the driver, blob store and keys.
+   * Closing a view closes the shared resources too.
+   *
+   * @param namespace empty, or 1 to 16 characters: a lowercase letter followed by lowercase letters
+   *     or digits
+   */
+  public Stowage namespace(String namespace) {
+    return new Stowage(core.withNamespace(namespace));
+  }
+
+  /**
+   * Opens a table, creating it (and its indexes) on the backend if it does not exist.
+   *
+   * @throws InvalidRequestException if a table exists whose schema disagrees with {@code spec}
+   */
+  public Table table(TableSpec spec) {
+    return core.table(spec);
+  }
+
+  /** Deletes a table and every item in it from this namespace. Overflow blobs are deleted too. */
+  public void dropTable(String tableName) {
+    core.dropTable(tableName);
+  }
+
+  /** Starts an atomic multi-item write (where the backend supports transactions). */
+  public Transaction transaction() {
+    return core.transaction();
+  }
+
+  /** The driver's name, for example {@code dynamodb}. */
+  public String backend() {
+    return core.driver().name();
+  }
+
+  /** Low-level access for tools: the driver. */
+  public StorageDriver driver() {
+    return core.driver();
+  }
+
+  /** Closes the driver and blob store. */
+  @Override
+  public void close() {
+    core.close();
+  }
+
+  /** Configures a {@link Stowage}; not thread-safe. */
+  public static final class Builder {
+    final StorageDriver driver;
+    BlobStore blobStore;
+    Codecs codecs;
+    Aead cursorAead;
+    Duration cursorTtl = Duration.ofHours(24);
+    String namespace = "";
+    RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
+    Clock clock = Clock.systemUTC();
+
+    private Builder(StorageDriver driver) {
+      this.driver = Objects.requireNonNull(driver, "driver");
+    }
+
+    /**
+     * Where oversized items overflow to. Without one, oversized items fail with {@link
+     * ItemTooLargeException}.
+     */
+    public Builder blobStore(BlobStore store) {
+      this.blobStore = store;
+      return this;
+    }
+
+    /** Compression and encryption settings; default: compression only, no encryption keys. */
+    public Builder codecs(Codecs codecs) {
+      this.codecs = codecs;
+      return this;
+    }
+
+    /**
+     * The AEAD that seals page cursors. Use a key shared by every instance that serves the same
+     * clients. Default: a fresh random key per {@link Stowage} instance (cursors then do not
+     * survive a restart).
+     */
+    public Builder cursorAead(Aead aead) {
+      this.cursorAead = aead;
+      return this;
+    }
+
+    /** How long a cursor stays valid; default 24 hours. */
+    public Builder cursorTtl(Duration ttl) {
+      if (ttl.isNegative() || ttl.isZero()) {
+        throw new IllegalArgumentException("cursor ttl must be positive");
+      }
+      this.cursorTtl = ttl;
+      return this;
+    }
+
+    /** The namespace; default the root namespace {@code ""}. */
+    public Builder namespace(String ns) {
+      this.namespace = Objects.requireNonNull(ns, "namespace");
+      return this;
+    }
+
+    /** How retryable errors are retried; default {@link RetryPolicy#DEFAULT}. */
+    public Builder retryPolicy(RetryPolicy policy) {
+      this.retryPolicy = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /** The clock for cursor expiry and job timings; for tests. */
+    public Builder clock(Clock c) {
+      this.clock = Objects.requireNonNull(c, "clock");
+      return this;
+    }
+
+    /** Builds the store. @throws IllegalArgumentException on an invalid namespace */
+    public Stowage build() {
+      return new Stowage(
+          StowageCore.create(
+              driver, blobStore, codecs, cursorAead, cursorTtl, namespace, retryPolicy, clock));
+    }
+  }
+
+  /**
+   * An atomic write of several items, possibly in several tables. Conditions are checked atomically
+   * with the writes. Requires a backend with transactions; Azure Table Storage allows only one
+   * partition of one table per transaction.
+   */
+  public interface Transaction {
+    /** Adds a put. */
+    Transaction put(Table table, dev.stowage.item.Item item, dev.stowage.query.Condition condition);
+
+    /** Adds a delete. */
+    Transaction delete(
+        Table table, dev.stowage.item.Key key, dev.stowage.query.Condition condition);
+
+    /** Adds a check that writes nothing. */
+    Transaction check(Table table, dev.stowage.item.Key key, dev.stowage.query.Condition condition);
+
+    /**
+     * Commits all or nothing.
+     *
+     * @throws ConditionFailedException if a condition fails
+     * @throws UnsupportedCapabilityException if the backend cannot run this transaction
+     */
+    void commit();
+
+    /** The operations added so far, for messages. */
+    List<String> describe();
+  }
+}

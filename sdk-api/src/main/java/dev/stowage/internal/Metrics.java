@@ -1,0 +1,44 @@
+package dev.stowage.internal;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Counters the core keeps per store: requests, throttled requests, bytes written and read,
+ * overflowed items. Exported through {@code dev.stowage.StowageMetrics}. Thread-safe.
+ */
+public final class Metrics {
+  final LongAdder reads = new LongAdder();
+  final LongAdder writes = new LongAdder();
+  final LongAdder queries = new LongAdder();
+  final LongAdder throttled = new LongAdder();
+  final LongAdder casRetries = new LongAdder();
+
+  void throttled() {
+    throttled.increment();
+  }
+
+  /** Single-item and batch reads issued to the driver. */
+  public long reads() {
+    return reads.sum();
+  }
+
+  /** Writes issued to the driver. */
+  public long writes() {
+    return writes.sum();
+  }
+
+  /** Query and scan pages requested from the driver. */
+  public long queries() {
+    return queries.sum();
+  }
+
+  /** Requests the backend throttled. */
+  public long throttledRequests() {
+    return throttled.sum();
+  }
+
+  /** Compare-and-set loops that had to re-read because of a concurrent write. */
+  public long casRetries() {
+    return casRetries.sum();
+  }
+}

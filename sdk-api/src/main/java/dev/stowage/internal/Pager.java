@@ -1,0 +1,349 @@
+package dev.stowage.internal;
+
+import dev.stowage.ConflictException;
+import dev.stowage.IndexSpec;
+import dev.stowage.UnsupportedCapabilityException;
+import dev.stowage.item.AttributeValue;
+import dev.stowage.item.Item;
+import dev.stowage.item.Key;
+import dev.stowage.item.KeyValue;
+import dev.stowage.query.Page;
+import dev.stowage.query.Query;
+import dev.stowage.query.Scan;
+import dev.stowage.spi.Capability;
+import dev.stowage.spi.DriverQuery;
+import dev.stowage.spi.DriverScan;
+import dev.stowage.spi.Position;
+import dev.stowage.spi.QueryResult;
+import dev.stowage.spi.StoredItem;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.Set;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+
+/**
+ * Reads query and scan pages: filters with top-up, bidirectional anchors, sealed cursors.
+ *
+ * <p>A page reads from its anchor toward "after" (ascending sort order) or "before" (descending),
+ * collects {@code limit + 1} matching items to learn whether more follow, and presents the first
+ * {@code limit} in the query's own order. Positions come from returned items only, so items a
+ * filter trimmed are evaluated again by the next page and nothing is skipped.
+ */
+final class Pager {
+  private final CoreTable t;
+
+  Pager(CoreTable t) {
+    this.t = t;
+  }
+
+  /** Items matched by one fetch, in reading order, with their positions and stored forms. */
+  record Fetched(List<Item> items, List<Position> positions, List<StoredItem> stored) {}
+
+  CursorState startState(Query q) {
+    QueryPlan plan = QueryPlan.of(t.spec, q);
+    ConditionEvaluator.validate(q.filter().orElse(null), t.spec, "a filter");
+    if (plan.index() != null
+        && q.consistentRead()
+        && !t.shared.driver.capabilities().contains(Capability.CONSISTENT_INDEX_QUERIES)) {
+      throw new UnsupportedCapabilityException(
+          "CONSISTENT_INDEX_QUERIES",
+          t.shared.driver.name() + " index queries are eventually consistent");
+    }
+    return new CursorState(
+        t.ref.namespace(), t.ref.table(), expiry(), q, null, !q.descending(), null, false, 0, 0, 0);
+  }
+
+  private long expiry() {
+    return t.shared.clock.millis() + t.shared.cursorTtl.toMillis();
+  }
+
+  Page first(Query q) {
+    return run(startState(q));
+  }
+
+  Page page(String cursor) {
+    CursorState s = t.shared.sealer.open(cursor, t.ref.namespace(), t.ref.table());
+    return s.query() != null ? run(s) : runScan(s);
+  }
+
+  Page firstScan(Scan scan) {
+    ConditionEvaluator.validate(scan.filter(), t.spec, "a filter");
+    return runScan(
+        new CursorState(
+            t.ref.namespace(), t.ref.table(), expiry(), null, scan, true, null, false, 0, 0, 0));
+  }
+
+  Stream<Item> all(Query q) {
+    CursorState start = startState(q);
+    Iterator<Item> it =
+        new Iterator<>() {
+          Page page = run(start);
+          int i = 0;
+
+          @Override
+          public boolean hasNext() {
+            while (i >= page.items().size()) {
+              boolean more = q.descending() ? page.hasBefore() : page.hasAfter();
+              Optional<String> next = q.descending() ? page.before() : page.after();
+              if (!more || next.isEmpty()) {
+                return false;
+              }
+              page = page(next.get());
+              i = 0;
+            }
+            return true;
+          }
+
+          @Override
+          public Item next() {
+            if (!hasNext()) {
+              throw new NoSuchElementException();
+            }
+            return page.items().get(i++);
+          }
+        };
+    return StreamSupport.stream(
+        Spliterators.spliteratorUnknownSize(it, Spliterator.ORDERED), false);
+  }
+
+  Page run(CursorState st) {
+    Query q = st.query();
+    int limit = q.limit();
+    Fetched f = fetch(st, limit + 1, q.projection().orElse(null));
+    boolean moreInDirection = f.items().size() > limit;
+    List<Item> items = new ArrayList<>(f.items().subList(0, Math.min(limit, f.items().size())));
+    List<Position> pos = f.positions().subList(0, items.size());
+    boolean hasOpposite = st.anchor() != null;
+    CursorState fresh = st.expiring(expiry());
+    String before;
+    String after;
+    boolean hasBefore;
+    boolean hasAfter;
+    if (items.isEmpty()) {
+      String same = t.shared.sealer.seal(fresh);
+      String opposite =
+          t.shared.sealer.seal(
+              fresh.at(
+                  !st.towardAfter(), st.anchor(), st.anchor() != null && !st.anchorInclusive()));
+      before = st.towardAfter() ? opposite : same;
+      after = st.towardAfter() ? same : opposite;
+      hasBefore = !st.towardAfter() ? false : hasOpposite;
+      hasAfter = st.towardAfter() ? false : hasOpposite;
+    } else {
+      Position firstRead = pos.get(0);
+      Position lastRead = pos.get(pos.size() - 1);
+      Position smallest = st.towardAfter() ? firstRead : lastRead;
+      Position largest = st.towardAfter() ? lastRead : firstRead;
+      before = t.shared.sealer.seal(fresh.at(false, smallest, false));
+      after = t.shared.sealer.seal(fresh.at(true, largest, false));
+      hasBefore = st.towardAfter() ? hasOpposite : moreInDirection;
+      hasAfter = st.towardAfter() ? moreInDirection : hasOpposite;
+    }
+    if (st.towardAfter() == q.descending()) {
+      Collections.reverse(items);
+    }
+    return new Page(items, Optional.of(before), hasBefore, Optional.of(after), hasAfter);
+  }
+
+  /**
+   * Reads up to {@code want} matching items from the state's anchor in its direction.
+   *
+   * @param projection attributes to return, or null for all
+   */
+  Fetched fetch(CursorState st, int want, Set<String> projection) {
+    Query q = st.query();
+    QueryPlan plan = QueryPlan.of(t.spec, q);
+    boolean readDescending = !st.towardAfter();
+    String indexName = plan.index() == null ? null : plan.index().name();
+    Set<String> needed = needed(q.filter().orElse(null), projection, plan.index());
+    List<Item> items = new ArrayList<>();
+    List<Position> positions = new ArrayList<>();
+    List<StoredItem> storedOut = new ArrayList<>();
+    Position cursor = st.anchor();
+    if (cursor != null && st.anchorInclusive()) {
+      anchorItem(plan, cursor)
+          .ifPresent(s -> accept(s, q, needed, projection, plan, items, positions, storedOut));
+    }
+    boolean more = true;
+    while (items.size() < want && more) {
+      int ask = Math.min(1000, Math.max(want - items.size(), q.filter().isPresent() ? 100 : 1));
+      DriverQuery dq =
+          new DriverQuery(
+              indexName,
+              plan.partition(),
+              plan.range(),
+              readDescending,
+              ask,
+              cursor,
+              q.consistentRead());
+      t.shared.metrics.queries.increment();
+      QueryResult r = t.shared.retrier.call(() -> t.shared.driver.query(t.layout, dq));
+      more = r.more() && !r.items().isEmpty();
+      List<Item> restored = restoreAll(r.items(), needed);
+      for (int i = 0; i < r.items().size() && items.size() < want; i++) {
+        StoredItem s = r.items().get(i);
+        cursor = position(s.item(), plan);
+        accept(
+            new StoredItem(restored.get(i), s.token()),
+            q,
+            needed,
+            projection,
+            plan,
+            items,
+            positions,
+            storedOut);
+      }
+    }
+    return new Fetched(items, positions, storedOut);
+  }
+
+  private void accept(
+      StoredItem s,
+      Query q,
+      Set<String> needed,
+      Set<String> projection,
+      QueryPlan plan,
+      List<Item> items,
+      List<Position> positions,
+      List<StoredItem> storedOut) {
+    Key key = t.spec.keySchema().keyOf(s.item());
+    Item decoded = t.form.decode(s.item(), key, needed);
+    if (q.filter().isPresent() && !ConditionEvaluator.test(q.filter().get(), decoded)) {
+      return;
+    }
+    Item out = t.project(decoded, projection);
+    if (plan.index() != null && plan.index().projection() == IndexSpec.Projection.KEYS_ONLY) {
+      Set<String> keep = new HashSet<>(plan.index().attributes());
+      out = t.project(out, keep);
+    }
+    items.add(out);
+    positions.add(position(s.item(), plan));
+    storedOut.add(s);
+  }
+
+  private Optional<StoredItem> anchorItem(QueryPlan plan, Position anchor) {
+    Optional<StoredItem> s = t.driverGet(anchor.key(), false);
+    if (s.isEmpty()) {
+      return Optional.empty();
+    }
+    Item item = s.get().item();
+    if (plan.layout() == null) {
+      KeyValue sort = anchor.key().sortOrNull();
+      boolean inRange = sort == null || plan.range().contains(sort);
+      return inRange && anchor.key().partition().equals(plan.partition()) ? s : Optional.empty();
+    }
+    AttributeValue p = item.find(plan.layout().partitionAttribute()).orElse(null);
+    AttributeValue sv = item.find(plan.layout().sortAttribute()).orElse(null);
+    boolean same =
+        plan.partition().equals(p)
+            && sv instanceof KeyValue k
+            && k.equals(anchor.indexSort())
+            && plan.range().contains(k);
+    if (!same) {
+      return Optional.empty();
+    }
+    List<Item> restored = restoreAll(List.of(s.get()), null);
+    return Optional.of(new StoredItem(restored.get(0), s.get().token()));
+  }
+
+  private List<Item> restoreAll(List<StoredItem> stored, Set<String> needed) {
+    List<Item> raw = stored.stream().map(StoredItem::item).toList();
+    for (int attempt = 0; ; attempt++) {
+      try {
+        return t.shared.overflow.restoreAll(t.ref, raw, needed);
+      } catch (OverflowHandler.BlobMissingException e) {
+        if (attempt >= 5) {
+          throw new ConflictException("items keep changing while a page is read", e);
+        }
+        // An item of the page was overwritten concurrently: read those items again.
+        List<Item> fresh = new ArrayList<>();
+        for (Item i : raw) {
+          Key k = t.spec.keySchema().keyOf(i);
+          fresh.add(t.driverGet(k, true).map(StoredItem::item).orElse(i));
+        }
+        raw = fresh;
+      }
+    }
+  }
+
+  private Set<String> needed(
+      dev.stowage.query.Condition filter, Set<String> projection, IndexSpec index) {
+    if (projection == null && (index == null || index.projection() == IndexSpec.Projection.ALL)) {
+      return null;
+    }
+    Set<String> n = new HashSet<>();
+    if (projection != null) {
+      n.addAll(projection);
+    } else {
+      n.addAll(index.attributes());
+    }
+    if (filter != null) {
+      n.addAll(ConditionEvaluator.attributes(filter));
+    }
+    return n;
+  }
+
+  Position position(Item stored, QueryPlan plan) {
+    Key key = t.spec.keySchema().keyOf(stored);
+    if (plan.layout() == null) {
+      return new Position(key, null);
+    }
+    AttributeValue s = stored.find(plan.layout().sortAttribute()).orElse(null);
+    return new Position(key, s instanceof KeyValue k ? k : null);
+  }
+
+  // ---- scans -------------------------------------------------------------------------------
+
+  Page runScan(CursorState st) {
+    Scan scan = st.scan();
+    int want = scan.limit() + 1;
+    Set<String> needed = null;
+    if (scan.projection() != null) {
+      needed = new HashSet<>(scan.projection());
+      if (scan.filter() != null) {
+        needed.addAll(ConditionEvaluator.attributes(scan.filter()));
+      }
+    }
+    List<Item> items = new ArrayList<>();
+    List<Key> keys = new ArrayList<>();
+    Key cursor = st.anchor() == null ? null : st.anchor().key();
+    boolean more = true;
+    while (items.size() < want && more) {
+      int ask = Math.min(1000, Math.max(want - items.size(), scan.filter() != null ? 100 : 1));
+      DriverScan ds = new DriverScan(ask, cursor, scan.consistentRead());
+      t.shared.metrics.queries.increment();
+      QueryResult r = t.shared.retrier.call(() -> t.shared.driver.scan(t.layout, ds));
+      more = r.more() && !r.items().isEmpty();
+      List<Item> restored = restoreAll(r.items(), needed);
+      for (int i = 0; i < r.items().size() && items.size() < want; i++) {
+        Key key = t.spec.keySchema().keyOf(r.items().get(i).item());
+        cursor = key;
+        Item decoded = t.form.decode(restored.get(i), key, needed);
+        if (scan.filter() != null && !ConditionEvaluator.test(scan.filter(), decoded)) {
+          continue;
+        }
+        items.add(t.project(decoded, scan.projection()));
+        keys.add(key);
+      }
+    }
+    boolean hasAfter = items.size() > scan.limit();
+    List<Item> page = items.subList(0, Math.min(scan.limit(), items.size()));
+    Optional<String> after = Optional.empty();
+    if (hasAfter) {
+      Key last = keys.get(page.size() - 1);
+      after =
+          Optional.of(
+              t.shared.sealer.seal(
+                  st.expiring(expiry()).at(true, new Position(last, null), false)));
+    }
+    return new Page(page, Optional.empty(), false, after, hasAfter);
+  }
+}

@@ -1,0 +1,185 @@
+package dev.stowage.internal;
+
+import dev.stowage.IndexSpec;
+import dev.stowage.InvalidRequestException;
+import dev.stowage.KeySchema;
+import dev.stowage.NotFoundException;
+import dev.stowage.TableSpec;
+import dev.stowage.item.AttributeType;
+import dev.stowage.item.AttributeValue;
+import dev.stowage.item.AttributeValue.BinaryValue;
+import dev.stowage.item.AttributeValue.StringValue;
+import dev.stowage.item.Bytes;
+import dev.stowage.item.KeyValue;
+import dev.stowage.query.Query;
+import dev.stowage.query.SortCondition;
+import dev.stowage.spi.IndexLayout;
+import dev.stowage.spi.KeyRange;
+import java.util.List;
+
+/**
+ * A validated query translated into what a driver needs: the index (if any), the partition value
+ * and the sort range. Immutable.
+ *
+ * @param index the index spec or null
+ * @param layout the index layout or null
+ * @param partition the driver-level partition value
+ * @param range the driver-level sort range
+ */
+record QueryPlan(IndexSpec index, IndexLayout layout, KeyValue partition, KeyRange range) {
+
+  /**
+   * Validates {@code q} against the table and plans it.
+   *
+   * @throws InvalidRequestException or {@link NotFoundException} naming the problem
+   */
+  static QueryPlan of(TableSpec spec, Query q) {
+    if (q.index().isPresent()) {
+      String name = q.index().get();
+      IndexSpec index =
+          spec.index(name)
+              .orElseThrow(
+                  () ->
+                      new NotFoundException(
+                          "table '" + spec.name() + "' has no index '" + name + "'"));
+      if (q.partitionValues().size() != index.partitionAttributes().size()) {
+        throw new InvalidRequestException(
+            "index '"
+                + name
+                + "' is partitioned by "
+                + index.partitionAttributes()
+                + ": give "
+                + index.partitionAttributes().size()
+                + " partition value(s), not "
+                + q.partitionValues().size());
+      }
+      KeyValue partition = TupleEncoding.binary(q.partitionValues());
+      KeyRange range = KeyRange.ALL;
+      if (q.sort().isPresent()) {
+        SortCondition s = q.sort().get();
+        int arity = index.sortAttributes().size();
+        if (s.values().size() > arity || s.high().size() > arity) {
+          throw new InvalidRequestException(
+              "index '"
+                  + name
+                  + "' is sorted by "
+                  + index.sortAttributes()
+                  + ": a sort condition"
+                  + " may name at most "
+                  + arity
+                  + " value(s)");
+        }
+        range = indexRange(s);
+      }
+      return new QueryPlan(index, IndexLayout.of(index), partition, range);
+    }
+    KeySchema keys = spec.keySchema();
+    if (q.partitionValues().size() != 1) {
+      throw new InvalidRequestException(
+          "a query on the primary key of '" + spec.name() + "' takes one partition value");
+    }
+    KeyValue p = q.partitionValues().get(0);
+    if (p.type() != keys.partitionType()) {
+      throw new InvalidRequestException(
+          "partition key '"
+              + keys.partitionName()
+              + "' is "
+              + keys.partitionType()
+              + ", not "
+              + p.type());
+    }
+    KeyRange range = KeyRange.ALL;
+    if (q.sort().isPresent()) {
+      SortCondition s = q.sort().get();
+      if (!keys.hasSort()) {
+        throw new InvalidRequestException(
+            "table '" + spec.name() + "' has no sort key, so a query cannot have a sort condition");
+      }
+      AttributeType type = keys.sortType().orElseThrow();
+      if (s.values().size() != 1 || s.high().size() > 1) {
+        throw new InvalidRequestException("a primary-key sort condition takes one value");
+      }
+      for (KeyValue v : s.values()) {
+        requireType(v, type, keys);
+      }
+      for (KeyValue v : s.high()) {
+        requireType(v, type, keys);
+      }
+      range = primaryRange(s);
+    }
+    return new QueryPlan(null, null, p, range);
+  }
+
+  private static void requireType(KeyValue v, AttributeType type, KeySchema keys) {
+    if (v.type() != type) {
+      throw new InvalidRequestException(
+          "sort key '" + keys.sortName().orElseThrow() + "' is " + type + ", not " + v.type());
+    }
+  }
+
+  private static KeyRange primaryRange(SortCondition s) {
+    KeyValue v = s.values().get(0);
+    switch (s.op()) {
+      case EQ:
+        return new KeyRange(v, true, v, true, null);
+      case LT:
+        return new KeyRange(null, false, v, false, null);
+      case LE:
+        return new KeyRange(null, false, v, true, null);
+      case GT:
+        return new KeyRange(v, false, null, false, null);
+      case GE:
+        return new KeyRange(v, true, null, false, null);
+      case BETWEEN:
+        KeyValue hi = s.high().get(0);
+        if (KeyValue.compare(v, hi) > 0) {
+          throw new InvalidRequestException("between: low bound exceeds high bound");
+        }
+        return new KeyRange(v, true, hi, true, null);
+      default:
+        if (v instanceof StringValue str) {
+          String end = TupleEncoding.prefixEnd(str.value());
+          return new KeyRange(v, true, end == null ? null : AttributeValue.of(end), false, v);
+        }
+        Bytes end = TupleEncoding.prefixEnd(((BinaryValue) v).value());
+        return new KeyRange(v, true, end == null ? null : AttributeValue.of(end), false, v);
+    }
+  }
+
+  private static KeyRange indexRange(SortCondition s) {
+    if (s.op() == SortCondition.Operator.BEGINS_WITH) {
+      List<KeyValue> vals = s.values();
+      Bytes prefix =
+          TupleEncoding.encodePrefix(vals.subList(0, vals.size() - 1), vals.get(vals.size() - 1));
+      return prefixRange(prefix);
+    }
+    Bytes e = TupleEncoding.encode(s.values());
+    BinaryValue ev = AttributeValue.of(e);
+    Bytes end = TupleEncoding.prefixEnd(e);
+    BinaryValue endv = end == null ? null : AttributeValue.of(end);
+    switch (s.op()) {
+      case EQ:
+        return prefixRange(e);
+      case LT:
+        return new KeyRange(null, false, ev, false, null);
+      case LE:
+        return new KeyRange(null, false, endv, false, null);
+      case GT:
+        return new KeyRange(endv, true, null, false, null);
+      case GE:
+        return new KeyRange(ev, true, null, false, null);
+      default: // BETWEEN
+        Bytes hiEnd = TupleEncoding.prefixEnd(TupleEncoding.encode(s.high()));
+        if (ev.value().compareTo(TupleEncoding.encode(s.high())) > 0) {
+          throw new InvalidRequestException("between: low bound exceeds high bound");
+        }
+        return new KeyRange(ev, true, hiEnd == null ? null : AttributeValue.of(hiEnd), false, null);
+    }
+  }
+
+  private static KeyRange prefixRange(Bytes prefix) {
+    Bytes end = TupleEncoding.prefixEnd(prefix);
+    BinaryValue pv = AttributeValue.of(prefix);
+    return new KeyRange(pv, true, end == null ? null : AttributeValue.of(end), false, pv);
+  }
+}

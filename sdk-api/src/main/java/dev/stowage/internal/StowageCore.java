@@ -1,0 +1,149 @@
+package dev.stowage.internal;
+
+import com.google.crypto.tink.Aead;
+import dev.stowage.RetryPolicy;
+import dev.stowage.Stowage;
+import dev.stowage.Table;
+import dev.stowage.TableSpec;
+import dev.stowage.codec.Codecs;
+import dev.stowage.overflow.BlobStore;
+import dev.stowage.spi.IndexLayout;
+import dev.stowage.spi.StorageDriver;
+import dev.stowage.spi.TableLayout;
+import dev.stowage.spi.TableRef;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The shared state behind a {@link Stowage} and its namespace views: driver, blob store, codecs,
+ * cursor sealer, retry policy, and the tables already ensured. Thread-safe.
+ */
+public final class StowageCore {
+  private final Shared shared;
+  private final String namespace;
+
+  /** Resources every namespace view shares. */
+  static final class Shared {
+    final StorageDriver driver;
+    final BlobStore blobStore;
+    final OverflowHandler overflow;
+    final Codecs codecs;
+    final CursorSealer sealer;
+    final Duration cursorTtl;
+    final Retrier retrier;
+    final Clock clock;
+    final Metrics metrics = new Metrics();
+    final Map<TableRef, TableSpec> ensured = new ConcurrentHashMap<>();
+
+    Shared(
+        StorageDriver driver,
+        BlobStore blobStore,
+        Codecs codecs,
+        Aead cursorAead,
+        Duration cursorTtl,
+        RetryPolicy retryPolicy,
+        Clock clock) {
+      this.driver = driver;
+      this.blobStore = blobStore;
+      this.overflow = Overflows.handler(blobStore);
+      this.codecs = codecs == null ? Codecs.defaults() : codecs;
+      this.sealer = new CursorSealer(cursorAead, clock);
+      this.cursorTtl = cursorTtl;
+      this.retrier = new Retrier(retryPolicy, metrics);
+      this.clock = clock;
+    }
+  }
+
+  private StowageCore(Shared shared, String namespace) {
+    if (!TableRef.isValidNamespace(namespace)) {
+      throw new IllegalArgumentException(
+          "namespace '"
+              + namespace
+              + "' must be empty or 1 to 16 characters: a lowercase letter"
+              + " followed by lowercase letters or digits");
+    }
+    this.shared = shared;
+    this.namespace = namespace;
+  }
+
+  /** Creates the core behind a new {@link Stowage}. */
+  public static StowageCore create(
+      StorageDriver driver,
+      BlobStore blobStore,
+      Codecs codecs,
+      Aead cursorAead,
+      Duration cursorTtl,
+      String namespace,
+      RetryPolicy retryPolicy,
+      Clock clock) {
+    return new StowageCore(
+        new Shared(driver, blobStore, codecs, cursorAead, cursorTtl, retryPolicy, clock),
+        namespace);
+  }
+
+  /** The namespace. */
+  public String namespace() {
+    return namespace;
+  }
+
+  /** The driver. */
+  public StorageDriver driver() {
+    return shared.driver;
+  }
+
+  /** The store's counters. */
+  public Metrics metrics() {
+    return shared.metrics;
+  }
+
+  /** A view in another namespace. */
+  public StowageCore withNamespace(String ns) {
+    return new StowageCore(shared, ns);
+  }
+
+  /** Opens (and if needed creates) a table. */
+  public Table table(TableSpec spec) {
+    TableRef ref = new TableRef(namespace, spec.name());
+    TableLayout layout = layout(ref, spec);
+    if (!spec.equals(shared.ensured.get(ref))) {
+      shared.retrier.run(() -> shared.driver.ensureTable(layout));
+      shared.ensured.put(ref, spec);
+    }
+    return new CoreTable(shared, ref, spec, layout);
+  }
+
+  static TableLayout layout(TableRef ref, TableSpec spec) {
+    return new TableLayout(
+        ref, spec.keySchema(), spec.indexes().stream().map(IndexLayout::of).toList());
+  }
+
+  /** Drops a table and its overflow blobs. */
+  public void dropTable(String tableName) {
+    TableRef ref = new TableRef(namespace, tableName);
+    shared.retrier.run(() -> shared.driver.dropTable(ref));
+    shared.ensured.remove(ref);
+    if (shared.blobStore != null) {
+      try (var blobs = shared.blobStore.list(Overflows.blobPrefix(ref))) {
+        shared.blobStore.deleteAll(blobs.map(BlobStore.BlobInfo::key).toList());
+      }
+    }
+  }
+
+  /** Starts a transaction. */
+  public Stowage.Transaction transaction() {
+    return new TransactionImpl(shared);
+  }
+
+  /** Closes driver and blob store. */
+  public void close() {
+    try {
+      shared.driver.close();
+    } finally {
+      if (shared.blobStore != null) {
+        shared.blobStore.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,189 @@
+package dev.stowage.internal;
+
+import dev.stowage.ConditionFailedException;
+import dev.stowage.ConflictException;
+import dev.stowage.InvalidRequestException;
+import dev.stowage.Stowage;
+import dev.stowage.StowageException;
+import dev.stowage.Table;
+import dev.stowage.UnsupportedCapabilityException;
+import dev.stowage.item.Item;
+import dev.stowage.item.Key;
+import dev.stowage.query.Condition;
+import dev.stowage.spi.Capability;
+import dev.stowage.spi.Expectation;
+import dev.stowage.spi.StoredItem;
+import dev.stowage.spi.TableLayout;
+import dev.stowage.spi.TxOp;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A multi-item transaction: conditions are evaluated on a consistent read of every item, then the
+ * driver writes everything atomically with each item's token as expectation, so a concurrent change
+ * makes the whole transaction re-check. Not thread-safe (one per caller).
+ */
+final class TransactionImpl implements Stowage.Transaction {
+  private static final int MAX_ATTEMPTS = 50;
+
+  private enum Kind {
+    PUT,
+    DELETE,
+    CHECK
+  }
+
+  private record Op(Kind kind, CoreTable table, Key key, Item item, Condition condition) {}
+
+  private record Pending(CoreTable table, OverflowHandler.Prepared prepared) {
+    void abandon() {
+      if (prepared.blobKey() != null) {
+        table.shared.overflow.abandon(table.ref, prepared);
+      }
+    }
+  }
+
+  private final StowageCore.Shared shared;
+  private final List<Op> ops = new ArrayList<>();
+
+  TransactionImpl(StowageCore.Shared shared) {
+    this.shared = shared;
+  }
+
+  private CoreTable core(Table table) {
+    if (!(table instanceof CoreTable ct) || ct.shared != shared) {
+      throw new InvalidRequestException("a transaction can only use tables of its own store");
+    }
+    return ct;
+  }
+
+  @Override
+  public Stowage.Transaction put(Table table, Item item, Condition condition) {
+    CoreTable t = core(table);
+    Key key = t.keyRules.validate(t.spec.keySchema().keyOf(item));
+    ConditionEvaluator.validate(condition, t.spec, "a condition");
+    ops.add(new Op(Kind.PUT, t, key, item, condition));
+    return this;
+  }
+
+  @Override
+  public Stowage.Transaction delete(Table table, Key key, Condition condition) {
+    CoreTable t = core(table);
+    ConditionEvaluator.validate(condition, t.spec, "a condition");
+    ops.add(new Op(Kind.DELETE, t, t.keyRules.validate(key), null, condition));
+    return this;
+  }
+
+  @Override
+  public Stowage.Transaction check(Table table, Key key, Condition condition) {
+    CoreTable t = core(table);
+    if (condition == null) {
+      throw new InvalidRequestException("a check needs a condition");
+    }
+    ConditionEvaluator.validate(condition, t.spec, "a condition");
+    ops.add(new Op(Kind.CHECK, t, t.keyRules.validate(key), null, condition));
+    return this;
+  }
+
+  @Override
+  public List<String> describe() {
+    return ops.stream().map(o -> o.kind() + " " + o.table().ref + " " + o.key()).toList();
+  }
+
+  @Override
+  public void commit() {
+    if (ops.isEmpty()) {
+      return;
+    }
+    validateShape();
+    for (int attempt = 1; ; attempt++) {
+      List<StoredItem> currents = new ArrayList<>();
+      for (Op op : ops) {
+        Optional<StoredItem> s = op.table().driverGet(op.key(), true);
+        Item decoded = s.map(x -> op.table().decodeFull(x, op.key())).orElse(null);
+        if (op.condition() != null && !ConditionEvaluator.test(op.condition(), decoded)) {
+          throw new ConditionFailedException(
+              "transaction condition failed on " + op.key() + " in table '" + op.table().ref + "'");
+        }
+        currents.add(s.orElse(null));
+      }
+      List<TxOp> tx = new ArrayList<>();
+      List<Pending> prepared = new ArrayList<>();
+      Map<dev.stowage.spi.TableRef, TableLayout> layouts = new LinkedHashMap<>();
+      try {
+        for (int i = 0; i < ops.size(); i++) {
+          Op op = ops.get(i);
+          StoredItem cur = currents.get(i);
+          layouts.put(op.table().ref, op.table().layout);
+          Expectation expect = cur == null ? Expectation.ABSENT : Expectation.token(cur.token());
+          switch (op.kind()) {
+            case PUT -> {
+              List<String> ids = StoredForm.requestIds(cur == null ? null : cur.item());
+              OverflowHandler.Prepared p =
+                  op.table().prepare(op.table().form.encode(op.item(), op.key(), ids));
+              prepared.add(new Pending(op.table(), p));
+              tx.add(new TxOp.Put(op.table().ref, op.key(), p.item(), expect));
+            }
+            case DELETE -> tx.add(new TxOp.Delete(op.table().ref, op.key(), expect));
+            default -> tx.add(new TxOp.Check(op.table().ref, op.key(), expect));
+          }
+        }
+        shared.metrics.writes.increment();
+        shared.retrier.run(() -> shared.driver.transactWrite(List.copyOf(layouts.values()), tx));
+      } catch (ConditionFailedException race) {
+        prepared.forEach(Pending::abandon);
+        if (attempt >= MAX_ATTEMPTS) {
+          throw new ConflictException("transaction kept racing with concurrent writes", race);
+        }
+        continue;
+      } catch (StowageException e) {
+        if (CoreTable.definite(e)) {
+          prepared.forEach(Pending::abandon);
+        }
+        throw e;
+      }
+      for (int i = 0; i < ops.size(); i++) {
+        StoredItem cur = currents.get(i);
+        if (cur != null && ops.get(i).kind() != Kind.CHECK) {
+          shared.overflow.release(ops.get(i).table().ref, cur.item());
+        }
+      }
+      return;
+    }
+  }
+
+  private void validateShape() {
+    if (!shared.driver.capabilities().contains(Capability.TRANSACTIONS)) {
+      throw new UnsupportedCapabilityException(
+          "TRANSACTIONS", shared.driver.name() + " has no multi-item transactions");
+    }
+    int max = shared.driver.limits().maxTransactionItems();
+    if (ops.size() > max) {
+      throw new InvalidRequestException(
+          "a transaction on "
+              + shared.driver.name()
+              + " holds at most "
+              + max
+              + " operations, not "
+              + ops.size());
+    }
+    Set<String> partitions = new HashSet<>();
+    Set<Key> seen = new HashSet<>();
+    for (Op op : ops) {
+      partitions.add(op.table().ref + "|" + op.key().partition());
+      if (!seen.add(op.key()) && ops.stream().map(Op::table).distinct().count() == 1) {
+        throw new InvalidRequestException("a transaction names " + op.key() + " more than once");
+      }
+    }
+    if (partitions.size() > 1
+        && !shared.driver.capabilities().contains(Capability.CROSS_PARTITION_TRANSACTIONS)) {
+      throw new UnsupportedCapabilityException(
+          "CROSS_PARTITION_TRANSACTIONS",
+          shared.driver.name() + " transactions are limited to one partition of one table");
+    }
+  }
+}

@@ -1,0 +1,264 @@
+package dev.stowage.datastore;
+
+import com.google.cloud.NoCredentials;
+import com.google.cloud.ServiceOptions;
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.DatastoreException;
+import com.google.cloud.datastore.DatastoreOptions;
+import com.google.cloud.datastore.Entity;
+import dev.stowage.datastore.internal.DatastoreSizeModel;
+import dev.stowage.datastore.internal.Entities;
+import dev.stowage.datastore.internal.Errors;
+import dev.stowage.datastore.internal.KeyNames;
+import dev.stowage.datastore.internal.Queries;
+import dev.stowage.datastore.internal.TableCatalog;
+import dev.stowage.datastore.internal.Writes;
+import dev.stowage.item.Item;
+import dev.stowage.item.Key;
+import dev.stowage.spi.BatchGetResult;
+import dev.stowage.spi.BatchWriteResult;
+import dev.stowage.spi.Capability;
+import dev.stowage.spi.DriverLimits;
+import dev.stowage.spi.DriverQuery;
+import dev.stowage.spi.DriverScan;
+import dev.stowage.spi.Expectation;
+import dev.stowage.spi.QueryResult;
+import dev.stowage.spi.StorageDriver;
+import dev.stowage.spi.StoredItem;
+import dev.stowage.spi.TableLayout;
+import dev.stowage.spi.TableRef;
+import dev.stowage.spi.TxOp;
+import dev.stowage.spi.WriteOp;
+import dev.stowage.spi.WriteResult;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Stowage's driver for Google Cloud Datastore (Firestore in Datastore mode).
+ *
+ * <p>A table is a kind, a Stowage namespace the native Datastore namespace (the root namespace is
+ * Datastore's default namespace), and an item key an entity key whose name encodes partition and
+ * sort key order-preservingly, so a partition is one {@code __key__} range. Every property is
+ * excluded from indexes except the synthesized index attributes, whose queries need the composite
+ * indexes that {@link DatastoreIndexes#yaml} lists. See {@code docs/datastore.md}.
+ *
+ * <p>Conditional writes are read-check-write inside a Datastore transaction; contention surfaces as
+ * {@link dev.stowage.ConflictException} and is never retried here. All reads are strongly
+ * consistent (Firestore in Datastore mode offers nothing weaker that is cheaper).
+ *
+ * <p>Thread-safe. Arguments must not be null unless stated. {@link #close()} closes the client only
+ * if this driver built it.
+ */
+public final class DatastoreDriver implements StorageDriver {
+  /** Most keys per lookup. */
+  public static final int MAX_LOOKUP_KEYS = 1000;
+
+  /** Most mutations per commit. */
+  public static final int MAX_MUTATIONS = 500;
+
+  /** Largest entity Datastore stores, in its own byte count. */
+  public static final long MAX_ENTITY_BYTES = 1_048_572;
+
+  /** Largest unindexed string property. */
+  public static final long MAX_PROPERTY_BYTES = 1_048_487;
+
+  /** Largest value of an indexed property. */
+  public static final long MAX_INDEXED_BYTES = 1500;
+
+  private static final DriverLimits LIMITS =
+      new DriverLimits(
+          MAX_ENTITY_BYTES,
+          MAX_PROPERTY_BYTES,
+          20_000,
+          MAX_INDEXED_BYTES,
+          KeyNames.MAX_PARTITION_BYTES,
+          KeyNames.MAX_SORT_BYTES,
+          MAX_LOOKUP_KEYS,
+          MAX_MUTATIONS,
+          MAX_MUTATIONS,
+          new DatastoreSizeModel());
+
+  private final Datastore datastore;
+  private final boolean owned;
+  private final Entities entities;
+  private final TableCatalog catalog;
+  private final Queries queries;
+  private final Writes writes;
+
+  private DatastoreDriver(Datastore datastore, boolean owned) {
+    this.datastore = Objects.requireNonNull(datastore, "datastore");
+    this.owned = owned;
+    DatastoreOptions options = datastore.getOptions();
+    this.entities = new Entities(options.getProjectId(), options.getDatabaseId());
+    this.catalog = new TableCatalog(datastore);
+    this.queries = new Queries(datastore, entities);
+    this.writes = new Writes(datastore, entities);
+  }
+
+  /**
+   * A driver over the application's client, which stays the application's to close. Configure it
+   * without client-side retries ({@code ServiceOptions.getNoRetrySettings()}) to leave retrying to
+   * Stowage's retry policy.
+   */
+  public static DatastoreDriver of(Datastore datastore) {
+    return new DatastoreDriver(datastore, false);
+  }
+
+  /** A builder for a driver that creates (and closes) its own client. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  @Override
+  public String name() {
+    return "datastore";
+  }
+
+  @Override
+  public DriverLimits limits() {
+    return LIMITS;
+  }
+
+  @Override
+  public Set<Capability> capabilities() {
+    return EnumSet.of(
+        Capability.TRANSACTIONS,
+        Capability.CROSS_PARTITION_TRANSACTIONS,
+        Capability.CONSISTENT_INDEX_QUERIES);
+  }
+
+  @Override
+  public void ensureTable(TableLayout layout) {
+    catalog.ensure(layout);
+  }
+
+  @Override
+  public void dropTable(TableRef table) {
+    catalog.drop(table);
+  }
+
+  @Override
+  public Optional<StoredItem> get(TableLayout table, Key key, boolean consistentRead) {
+    catalog.require(table.ref());
+    try {
+      Entity e = datastore.get(entities.key(table.ref(), key));
+      return Optional.ofNullable(e).map(entities::fromEntity);
+    } catch (DatastoreException e) {
+      throw Errors.translate("reading " + table.ref() + " " + key, e);
+    }
+  }
+
+  /**
+   * Looks the keys up in one call. The client itself re-requests keys the service deferred, so
+   * {@link BatchGetResult#unprocessed()} is always empty.
+   */
+  @Override
+  public BatchGetResult batchGet(TableLayout table, List<Key> keys, boolean consistentRead) {
+    catalog.require(table.ref());
+    List<com.google.cloud.datastore.Key> dsKeys = new ArrayList<>(keys.size());
+    keys.forEach(k -> dsKeys.add(entities.key(table.ref(), k)));
+    try {
+      List<StoredItem> found = new ArrayList<>();
+      Iterator<Entity> it = datastore.get(dsKeys);
+      it.forEachRemaining(e -> found.add(entities.fromEntity(e)));
+      return new BatchGetResult(found, List.of());
+    } catch (DatastoreException e) {
+      throw Errors.translate("batch read of " + keys.size() + " keys from " + table.ref(), e);
+    }
+  }
+
+  @Override
+  public WriteResult put(TableLayout table, Item item, Expectation expect, boolean returnPrevious) {
+    catalog.require(table.ref());
+    return writes.put(table, item, expect, returnPrevious);
+  }
+
+  @Override
+  public WriteResult delete(
+      TableLayout table, Key key, Expectation expect, boolean returnPrevious) {
+    catalog.require(table.ref());
+    return writes.delete(table, key, expect, returnPrevious);
+  }
+
+  @Override
+  public BatchWriteResult batchWrite(TableLayout table, List<WriteOp> writeOps) {
+    catalog.require(table.ref());
+    return writes.batch(table, writeOps);
+  }
+
+  @Override
+  public QueryResult query(TableLayout table, DriverQuery query) {
+    catalog.require(table.ref());
+    return queries.query(table, query);
+  }
+
+  @Override
+  public QueryResult scan(TableLayout table, DriverScan scan) {
+    catalog.require(table.ref());
+    return queries.scan(table, scan);
+  }
+
+  @Override
+  public void transactWrite(List<TableLayout> layouts, List<TxOp> ops) {
+    layouts.forEach(l -> catalog.require(l.ref()));
+    writes.transact(layouts, ops);
+  }
+
+  @Override
+  public void close() {
+    if (owned) {
+      try {
+        datastore.close();
+      } catch (Exception e) {
+        throw new dev.stowage.UnavailableException("closing the Datastore client failed", e);
+      }
+    }
+  }
+
+  /** Builds a driver with its own client; not thread-safe. */
+  public static final class Builder {
+    private String projectId;
+    private String emulatorHost;
+    private String databaseId = "";
+
+    private Builder() {}
+
+    /** The Google Cloud project; required unless the environment provides a default. */
+    public Builder projectId(String projectId) {
+      this.projectId = Objects.requireNonNull(projectId, "projectId");
+      return this;
+    }
+
+    /** Talk to an emulator at {@code host:port} without credentials. */
+    public Builder emulatorHost(String hostAndPort) {
+      this.emulatorHost = Objects.requireNonNull(hostAndPort, "hostAndPort");
+      return this;
+    }
+
+    /** A named database instead of the default one. */
+    public Builder databaseId(String databaseId) {
+      this.databaseId = Objects.requireNonNull(databaseId, "databaseId");
+      return this;
+    }
+
+    /** The driver; its client uses no client-side retries (the core retries). */
+    public DatastoreDriver build() {
+      DatastoreOptions.Builder b =
+          DatastoreOptions.newBuilder()
+              .setRetrySettings(ServiceOptions.getNoRetrySettings())
+              .setDatabaseId(databaseId);
+      if (projectId != null) {
+        b.setProjectId(projectId);
+      }
+      if (emulatorHost != null) {
+        b.setHost(emulatorHost).setCredentials(NoCredentials.getInstance());
+      }
+      return new DatastoreDriver(b.build().getService(), true);
+    }
+  }
+}

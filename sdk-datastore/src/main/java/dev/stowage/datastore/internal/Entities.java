@@ -1,0 +1,105 @@
+package dev.stowage.datastore.internal;
+
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.KeyFactory;
+import com.google.cloud.datastore.StringValue;
+import com.google.cloud.datastore.Value;
+import dev.stowage.item.AttributeValue;
+import dev.stowage.item.Item;
+import dev.stowage.spi.IndexLayout;
+import dev.stowage.spi.StoredItem;
+import dev.stowage.spi.TableLayout;
+import dev.stowage.spi.TableRef;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Maps Stowage items to Datastore entities and back: a table is a kind, a namespace the native
+ * namespace, the key name comes from {@link KeyNames}. Every property is excluded from indexes
+ * except the synthesized index attributes; the version token lives in the property {@value #TOKEN}.
+ * Thread-safe.
+ */
+public final class Entities {
+  /** The property holding the version token; stripped from items on read. */
+  public static final String TOKEN = "__tok";
+
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final String projectId;
+  private final String databaseId;
+  private final Values values;
+
+  /** A mapper for entities of this project and database ("" for the default database). */
+  public Entities(String projectId, String databaseId) {
+    this.projectId = projectId;
+    this.databaseId = databaseId == null ? "" : databaseId;
+    this.values = new Values(projectId);
+  }
+
+  /** The Datastore key of an item key. */
+  public Key key(TableRef table, dev.stowage.item.Key key) {
+    return keyFactory(table).newKey(KeyNames.name(key));
+  }
+
+  /** The Datastore key with a precomputed name. */
+  public Key keyOfName(TableRef table, String name) {
+    return keyFactory(table).newKey(name);
+  }
+
+  private KeyFactory keyFactory(TableRef table) {
+    return new KeyFactory(projectId, table.namespace(), databaseId).setKind(table.table());
+  }
+
+  /** A fresh random token. */
+  public static String newToken() {
+    byte[] b = new byte[16];
+    RANDOM.nextBytes(b);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+  }
+
+  /** The entity storing {@code item} under {@code token}. */
+  public Entity toEntity(TableLayout layout, Item item, String token) {
+    dev.stowage.item.Key itemKey = layout.keySchema().keyOf(item);
+    Entity.Builder b = Entity.newBuilder(key(layout.ref(), itemKey));
+    Set<String> indexed = indexedNames(layout);
+    for (Map.Entry<String, AttributeValue> e : item.attributes().entrySet()) {
+      AttributeValue v = e.getValue();
+      if (indexed.contains(e.getKey()) && v instanceof AttributeValue.BinaryValue bin) {
+        b.set(e.getKey(), Values.indexedBlob(bin.value()));
+      } else {
+        b.set(e.getKey(), values.toDatastore(v));
+      }
+    }
+    b.set(TOKEN, StringValue.newBuilder(token).setExcludeFromIndexes(true).build());
+    return b.build();
+  }
+
+  /** The stored item of an entity. */
+  public StoredItem fromEntity(Entity entity) {
+    Map<String, AttributeValue> attrs = new LinkedHashMap<>();
+    String token = "";
+    for (String name : entity.getNames()) {
+      Value<?> v = entity.getValue(name);
+      if (name.equals(TOKEN)) {
+        token = (String) v.get();
+      } else {
+        attrs.put(name, values.fromDatastore(v));
+      }
+    }
+    return new StoredItem(Item.ofStored(attrs), token);
+  }
+
+  private static Set<String> indexedNames(TableLayout layout) {
+    Set<String> names = new HashSet<>();
+    for (IndexLayout i : layout.indexes()) {
+      names.add(i.partitionAttribute());
+      names.add(i.sortAttribute());
+    }
+    return names;
+  }
+}

@@ -1,0 +1,171 @@
+package dev.stowage.datastore.internal;
+
+import com.google.cloud.datastore.Batch;
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.DatastoreException;
+import com.google.cloud.datastore.Entity;
+import com.google.cloud.datastore.Key;
+import com.google.cloud.datastore.Transaction;
+import dev.stowage.ConditionFailedException;
+import dev.stowage.InvalidRequestException;
+import dev.stowage.item.Item;
+import dev.stowage.spi.BatchWriteResult;
+import dev.stowage.spi.Expectation;
+import dev.stowage.spi.StoredItem;
+import dev.stowage.spi.TableLayout;
+import dev.stowage.spi.TableRef;
+import dev.stowage.spi.TxOp;
+import dev.stowage.spi.WriteOp;
+import dev.stowage.spi.WriteResult;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Writes: unconditional ones as plain mutations, conditional ones (and those returning the previous
+ * item) as read-check-write inside one Datastore transaction that is committed or rolled back,
+ * never retried here. Thread-safe.
+ */
+public final class Writes {
+  private final Datastore datastore;
+  private final Entities entities;
+
+  /** Writes through this client. */
+  public Writes(Datastore datastore, Entities entities) {
+    this.datastore = datastore;
+    this.entities = entities;
+  }
+
+  /** Stores an item if the expectation holds. */
+  public WriteResult put(TableLayout table, Item item, Expectation expect, boolean returnPrevious) {
+    String token = Entities.newToken();
+    Entity entity = entities.toEntity(table, item, token);
+    String what = "writing " + table.ref() + " " + table.keySchema().keyOf(item);
+    if (expect instanceof Expectation.Any && !returnPrevious) {
+      try {
+        datastore.put(entity);
+        return new WriteResult(Optional.empty(), token);
+      } catch (DatastoreException e) {
+        throw Errors.translate(what, e);
+      }
+    }
+    Transaction tx = datastore.newTransaction();
+    try {
+      Entity previous = tx.get(entity.getKey());
+      check(expect, previous, what);
+      tx.put(entity);
+      tx.commit();
+      return new WriteResult(previous(previous, returnPrevious), token);
+    } catch (DatastoreException e) {
+      throw Errors.translate(what, e);
+    } finally {
+      Transactions.rollbackQuietly(tx);
+    }
+  }
+
+  /** Deletes an item if the expectation holds. */
+  public WriteResult delete(
+      TableLayout table, dev.stowage.item.Key key, Expectation expect, boolean returnPrevious) {
+    Key dsKey = entities.key(table.ref(), key);
+    String what = "deleting " + table.ref() + " " + key;
+    if (expect instanceof Expectation.Any && !returnPrevious) {
+      try {
+        datastore.delete(dsKey);
+        return new WriteResult(Optional.empty(), null);
+      } catch (DatastoreException e) {
+        throw Errors.translate(what, e);
+      }
+    }
+    Transaction tx = datastore.newTransaction();
+    try {
+      Entity previous = tx.get(dsKey);
+      check(expect, previous, what);
+      if (previous != null) {
+        tx.delete(dsKey);
+      }
+      tx.commit();
+      return new WriteResult(previous(previous, returnPrevious), null);
+    } catch (DatastoreException e) {
+      throw Errors.translate(what, e);
+    } finally {
+      Transactions.rollbackQuietly(tx);
+    }
+  }
+
+  /** Applies unconditional writes in one non-transactional commit. */
+  public BatchWriteResult batch(TableLayout table, List<WriteOp> writes) {
+    Batch batch = datastore.newBatch();
+    for (WriteOp w : writes) {
+      if (w instanceof WriteOp.Put p) {
+        batch.put(entities.toEntity(table, p.item(), Entities.newToken()));
+      } else {
+        batch.delete(entities.key(table.ref(), w.key()));
+      }
+    }
+    try {
+      batch.submit();
+      return BatchWriteResult.DONE;
+    } catch (DatastoreException e) {
+      throw Errors.translate("batch write to " + table.ref(), e);
+    }
+  }
+
+  /** Applies the operations in one transaction, checking every expectation first. */
+  public void transact(List<TableLayout> layouts, List<TxOp> ops) {
+    Map<TableRef, TableLayout> byRef = new HashMap<>();
+    layouts.forEach(l -> byRef.put(l.ref(), l));
+    List<Key> keys = new ArrayList<>();
+    for (TxOp op : ops) {
+      if (!byRef.containsKey(op.table())) {
+        throw new InvalidRequestException("no layout given for table " + op.table());
+      }
+      keys.add(entities.key(op.table(), op.key()));
+    }
+    Transaction tx = datastore.newTransaction();
+    try {
+      Map<Key, Entity> current = new HashMap<>();
+      Iterator<Entity> found = tx.get(keys.toArray(new Key[0]));
+      found.forEachRemaining(e -> current.put(e.getKey(), e));
+      for (int i = 0; i < ops.size(); i++) {
+        TxOp op = ops.get(i);
+        String what = "transaction on " + op.table() + " " + op.key();
+        check(op.expect(), current.get(keys.get(i)), what);
+        if (op instanceof TxOp.Put p) {
+          tx.put(entities.toEntity(byRef.get(p.table()), p.item(), Entities.newToken()));
+        } else if (op instanceof TxOp.Delete) {
+          tx.delete(keys.get(i));
+        }
+        // A Check was verified above; the transaction keeps it true until commit.
+      }
+      tx.commit();
+    } catch (DatastoreException e) {
+      throw Errors.translate("transaction of " + ops.size() + " operations", e);
+    } finally {
+      Transactions.rollbackQuietly(tx);
+    }
+  }
+
+  private Optional<StoredItem> previous(Entity previous, boolean wanted) {
+    return wanted && previous != null
+        ? Optional.of(entities.fromEntity(previous))
+        : Optional.empty();
+  }
+
+  private static void check(Expectation expect, Entity current, String what) {
+    if (expect instanceof Expectation.Absent && current != null) {
+      throw new ConditionFailedException(what + ": the item already exists");
+    }
+    if (expect instanceof Expectation.Token t) {
+      if (current == null) {
+        throw new ConditionFailedException(what + ": the item does not exist");
+      }
+      String stored = current.contains(Entities.TOKEN) ? current.getString(Entities.TOKEN) : "";
+      if (!stored.equals(t.token())) {
+        throw new ConditionFailedException(what + ": the item changed (token mismatch)");
+      }
+    }
+  }
+}

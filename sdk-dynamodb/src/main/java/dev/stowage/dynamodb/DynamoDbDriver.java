@@ -1,0 +1,324 @@
+package dev.stowage.dynamodb;
+
+import dev.stowage.dynamodb.internal.BatchOps;
+import dev.stowage.dynamodb.internal.CapacityMeter;
+import dev.stowage.dynamodb.internal.DynamoSizeModel;
+import dev.stowage.dynamodb.internal.ItemOps;
+import dev.stowage.dynamodb.internal.QueryRunner;
+import dev.stowage.dynamodb.internal.TableNames;
+import dev.stowage.dynamodb.internal.TableProvisioner;
+import dev.stowage.dynamodb.internal.TransactionOps;
+import dev.stowage.item.Item;
+import dev.stowage.item.Key;
+import dev.stowage.query.Condition;
+import dev.stowage.query.Update;
+import dev.stowage.spi.BatchGetResult;
+import dev.stowage.spi.BatchWriteResult;
+import dev.stowage.spi.Capability;
+import dev.stowage.spi.DriverLimits;
+import dev.stowage.spi.DriverQuery;
+import dev.stowage.spi.DriverScan;
+import dev.stowage.spi.Expectation;
+import dev.stowage.spi.QueryResult;
+import dev.stowage.spi.StorageDriver;
+import dev.stowage.spi.StoredItem;
+import dev.stowage.spi.TableLayout;
+import dev.stowage.spi.TableRef;
+import dev.stowage.spi.TxOp;
+import dev.stowage.spi.WriteOp;
+import dev.stowage.spi.WriteResult;
+import java.net.URI;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughput;
+
+/**
+ * Stowage's driver for Amazon DynamoDB.
+ *
+ * <p><b>Mapping.</b> Items are stored as native DynamoDB items: every Stowage value type maps to
+ * its DynamoDB type (S, N, B, BOOL, NULL, L, M, SS, NS, BS), so a table written without codecs or
+ * overflow is readable by any DynamoDB tool, and tables written by other tools can be read. The
+ * only addition is the reserved attribute {@code __tok}, a random token rewritten on every write
+ * and used for compare-and-set; it never appears in returned items.
+ *
+ * <p><b>Naming.</b> {@link TableRef}{@code ("", t)} maps to the DynamoDB table {@code t} itself (so
+ * existing tables can be adopted; see {@link Builder#adoptTable}), any other namespace {@code ns}
+ * to {@code ns.t}. Each Stowage index is a GSI named {@code __ix_<index>} keyed on the binary
+ * attributes {@code __ix_<index>_p} (HASH) and {@code __ix_<index>_s} (RANGE).
+ *
+ * <p><b>Errors.</b> Native errors are translated: throughput and request limits to {@link
+ * dev.stowage.ThrottledException}, failed conditions to {@link
+ * dev.stowage.ConditionFailedException}, missing tables to {@link dev.stowage.NotFoundException},
+ * validation errors to {@link dev.stowage.InvalidRequestException} (with DynamoDB's message),
+ * oversized items to {@link dev.stowage.ItemTooLargeException}, server errors and I/O failures to
+ * {@link dev.stowage.UnavailableException}. The driver never retries; the core does.
+ *
+ * <p>Thread-safe. {@link #close()} closes the DynamoDB client only if the driver built it.
+ */
+public final class DynamoDbDriver implements StorageDriver {
+  /** DynamoDB's maximum item size, 400 KB. */
+  public static final long MAX_ITEM_BYTES = 409_600;
+
+  private static final DriverLimits LIMITS =
+      new DriverLimits(
+          MAX_ITEM_BYTES,
+          MAX_ITEM_BYTES,
+          Integer.MAX_VALUE,
+          1024,
+          2048,
+          1024,
+          100,
+          25,
+          TransactionOps.MAX_ITEMS,
+          new DynamoSizeModel());
+
+  private static final Set<Capability> CAPABILITIES =
+      Set.copyOf(
+          EnumSet.of(
+              Capability.TRANSACTIONS,
+              Capability.CROSS_PARTITION_TRANSACTIONS,
+              Capability.NATIVE_UPDATES));
+
+  private final DynamoDbClient client;
+  private final boolean ownsClient;
+  private final TableNames names;
+  private final CapacityMeter meter = new CapacityMeter();
+  private final TableProvisioner provisioner;
+  private final ItemOps items;
+  private final BatchOps batches;
+  private final QueryRunner queries;
+  private final TransactionOps transactions;
+
+  private DynamoDbDriver(Builder b, DynamoDbClient client, boolean ownsClient) {
+    this.client = client;
+    this.ownsClient = ownsClient;
+    this.names = new TableNames(b.adopted);
+    ProvisionedThroughput throughput =
+        b.readUnits == null
+            ? null
+            : ProvisionedThroughput.builder()
+                .readCapacityUnits(b.readUnits)
+                .writeCapacityUnits(b.writeUnits)
+                .build();
+    this.provisioner = new TableProvisioner(client, throughput, b.activeTimeout);
+    this.items = new ItemOps(client, meter);
+    this.batches = new BatchOps(client, meter);
+    this.queries = new QueryRunner(client, meter);
+    this.transactions = new TransactionOps(client, meter, names::physical);
+  }
+
+  /** A new builder. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A driver on the application's client; the driver never closes it. */
+  public static DynamoDbDriver create(DynamoDbClient client) {
+    return builder().client(client).build();
+  }
+
+  /**
+   * The DynamoDB table name a (namespace, table) pair maps to.
+   *
+   * @throws dev.stowage.InvalidRequestException if the name breaks DynamoDB's naming rules
+   */
+  public String physicalTableName(TableRef ref) {
+    return names.physical(ref);
+  }
+
+  /** Capacity consumed on a table (and its GSIs) since this driver was created. */
+  public CapacityUsage consumedCapacity(TableRef ref) {
+    double[] rw = meter.of(names.physical(ref));
+    return new CapacityUsage(rw[0], rw[1]);
+  }
+
+  /** Capacity consumed per physical table name since this driver was created. */
+  public Map<String, CapacityUsage> consumedCapacity() {
+    Map<String, CapacityUsage> out = new LinkedHashMap<>();
+    meter.all().forEach((t, rw) -> out.put(t, new CapacityUsage(rw[0], rw[1])));
+    return out;
+  }
+
+  @Override
+  public String name() {
+    return "dynamodb";
+  }
+
+  @Override
+  public DriverLimits limits() {
+    return LIMITS;
+  }
+
+  @Override
+  public Set<Capability> capabilities() {
+    return CAPABILITIES;
+  }
+
+  @Override
+  public void ensureTable(TableLayout layout) {
+    provisioner.ensure(layout, names.physical(layout.ref()));
+  }
+
+  @Override
+  public void dropTable(TableRef table) {
+    provisioner.drop(names.physical(table));
+  }
+
+  @Override
+  public Optional<StoredItem> get(TableLayout table, Key key, boolean consistentRead) {
+    return items.get(table, names.physical(table.ref()), key, consistentRead);
+  }
+
+  @Override
+  public BatchGetResult batchGet(TableLayout table, List<Key> keys, boolean consistentRead) {
+    return batches.get(table, names.physical(table.ref()), keys, consistentRead);
+  }
+
+  @Override
+  public WriteResult put(TableLayout table, Item item, Expectation expect, boolean returnPrevious) {
+    return items.put(table, names.physical(table.ref()), item, expect, returnPrevious);
+  }
+
+  @Override
+  public WriteResult delete(
+      TableLayout table, Key key, Expectation expect, boolean returnPrevious) {
+    return items.delete(table, names.physical(table.ref()), key, expect, returnPrevious);
+  }
+
+  @Override
+  public BatchWriteResult batchWrite(TableLayout table, List<WriteOp> writes) {
+    return batches.write(table, names.physical(table.ref()), writes);
+  }
+
+  @Override
+  public QueryResult query(TableLayout table, DriverQuery query) {
+    return queries.query(table, names.physical(table.ref()), query);
+  }
+
+  @Override
+  public QueryResult scan(TableLayout table, DriverScan scan) {
+    return queries.scan(table, names.physical(table.ref()), scan);
+  }
+
+  @Override
+  public void transactWrite(List<TableLayout> layouts, List<TxOp> ops) {
+    transactions.write(layouts, ops);
+  }
+
+  @Override
+  public StoredItem updateNative(TableLayout table, Key key, Update update, Condition condition) {
+    return items.update(table, names.physical(table.ref()), key, update, condition);
+  }
+
+  @Override
+  public void close() {
+    if (ownsClient) {
+      client.close();
+    }
+  }
+
+  /**
+   * Builds a {@link DynamoDbDriver}: either on the application's {@link DynamoDbClient} or on one
+   * it builds from a region, endpoint and credentials. Not thread-safe.
+   */
+  public static final class Builder {
+    private DynamoDbClient client;
+    private Region region;
+    private URI endpoint;
+    private AwsCredentialsProvider credentials;
+    private Long readUnits;
+    private Long writeUnits;
+    private Duration activeTimeout = Duration.ofMinutes(5);
+    private final Map<String, String> adopted = new HashMap<>();
+
+    private Builder() {}
+
+    /** Use the application's client; the driver does not close it. */
+    public Builder client(DynamoDbClient client) {
+      this.client = Objects.requireNonNull(client, "client");
+      return this;
+    }
+
+    /** Region for a client the driver builds. */
+    public Builder region(Region region) {
+      this.region = Objects.requireNonNull(region, "region");
+      return this;
+    }
+
+    /** Endpoint override (DynamoDB Local, VPC endpoints) for a client the driver builds. */
+    public Builder endpoint(URI endpoint) {
+      this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
+      return this;
+    }
+
+    /** Credentials for a client the driver builds; default: the SDK's default chain. */
+    public Builder credentials(AwsCredentialsProvider credentials) {
+      this.credentials = Objects.requireNonNull(credentials, "credentials");
+      return this;
+    }
+
+    /**
+     * Create tables (and their GSIs) with provisioned throughput instead of on-demand billing.
+     *
+     * @throws IllegalArgumentException unless both are positive
+     */
+    public Builder provisionedThroughput(long readUnits, long writeUnits) {
+      if (readUnits < 1 || writeUnits < 1) {
+        throw new IllegalArgumentException("provisioned read and write units must be positive");
+      }
+      this.readUnits = readUnits;
+      this.writeUnits = writeUnits;
+      return this;
+    }
+
+    /**
+     * Address the root-namespace logical table {@code logicalName} as the existing DynamoDB table
+     * {@code physicalName}, for tables whose names Stowage's logical names cannot spell (upper case
+     * letters, dots). Without this, a root-namespace table is addressed by its logical name.
+     */
+    public Builder adoptTable(String logicalName, String physicalName) {
+      TableNames.validate(Objects.requireNonNull(physicalName, "physicalName"));
+      adopted.put(new TableRef("", logicalName).table(), physicalName);
+      return this;
+    }
+
+    /** How long {@link #ensureTable} waits for a table to become ACTIVE; default 5 minutes. */
+    public Builder tableActiveTimeout(Duration timeout) {
+      this.activeTimeout = Objects.requireNonNull(timeout, "timeout");
+      return this;
+    }
+
+    /**
+     * The driver.
+     *
+     * @throws IllegalStateException if neither a client nor a region was given
+     */
+    public DynamoDbDriver build() {
+      if (client != null) {
+        return new DynamoDbDriver(this, client, false);
+      }
+      if (region == null) {
+        throw new IllegalStateException("give the driver a DynamoDbClient or a region");
+      }
+      DynamoDbClientBuilder b = DynamoDbClient.builder().region(region);
+      if (endpoint != null) {
+        b.endpointOverride(endpoint);
+      }
+      if (credentials != null) {
+        b.credentialsProvider(credentials);
+      }
+      return new DynamoDbDriver(this, b.build(), true);
+    }
+  }
+}

@@ -1,0 +1,175 @@
+package dev.stowage.dynamodb.internal;
+
+import dev.stowage.InvalidRequestException;
+import dev.stowage.KeySchema;
+import dev.stowage.item.AttributeValue;
+import dev.stowage.item.Bytes;
+import dev.stowage.item.Item;
+import dev.stowage.item.Key;
+import dev.stowage.item.KeyValue;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.core.SdkBytes;
+
+/**
+ * Converts between Stowage attribute values and DynamoDB's native attribute values, one to one: S,
+ * N, B, BOOL, NULL, L, M, SS, NS, BS. Nothing is wrapped or tagged, so a table written through
+ * Stowage (without codecs or overflow) is an ordinary DynamoDB table and the reverse.
+ */
+public final class AttributeMapper {
+  private AttributeMapper() {}
+
+  /** The native value of a Stowage value. */
+  public static software.amazon.awssdk.services.dynamodb.model.AttributeValue toNative(
+      AttributeValue v) {
+    var b = software.amazon.awssdk.services.dynamodb.model.AttributeValue.builder();
+    if (v instanceof AttributeValue.StringValue s) {
+      return b.s(s.value()).build();
+    }
+    if (v instanceof AttributeValue.NumberValue n) {
+      return b.n(number(n.value())).build();
+    }
+    if (v instanceof AttributeValue.BinaryValue bin) {
+      return b.b(SdkBytes.fromByteBuffer(bin.value().asReadOnlyBuffer())).build();
+    }
+    if (v instanceof AttributeValue.BooleanValue bool) {
+      return b.bool(bool.value()).build();
+    }
+    if (v instanceof AttributeValue.NullValue) {
+      return b.nul(true).build();
+    }
+    if (v instanceof AttributeValue.ListValue l) {
+      List<software.amazon.awssdk.services.dynamodb.model.AttributeValue> out =
+          new ArrayList<>(l.values().size());
+      l.values().forEach(e -> out.add(toNative(e)));
+      return b.l(out).build();
+    }
+    if (v instanceof AttributeValue.MapValue m) {
+      return b.m(toNative(m.values())).build();
+    }
+    if (v instanceof AttributeValue.StringSetValue ss) {
+      return b.ss(new ArrayList<>(ss.values())).build();
+    }
+    if (v instanceof AttributeValue.NumberSetValue ns) {
+      List<String> out = new ArrayList<>(ns.values().size());
+      ns.values().forEach(d -> out.add(number(d)));
+      return b.ns(out).build();
+    }
+    AttributeValue.BinarySetValue bs = (AttributeValue.BinarySetValue) v;
+    List<SdkBytes> out = new ArrayList<>(bs.values().size());
+    bs.values().forEach(x -> out.add(SdkBytes.fromByteBuffer(x.asReadOnlyBuffer())));
+    return b.bs(out).build();
+  }
+
+  /** The native map of a Stowage attribute map. */
+  public static Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> toNative(
+      Map<String, ? extends AttributeValue> values) {
+    Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> out =
+        new HashMap<>(values.size() * 2);
+    values.forEach((k, e) -> out.put(k, toNative(e)));
+    return out;
+  }
+
+  /** The native key attributes of a key. */
+  public static Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> keyOf(
+      KeySchema schema, Key key) {
+    Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> out =
+        new HashMap<>(4);
+    out.put(schema.partitionName(), toNative(key.partition()));
+    schema.sortName().ifPresent(s -> out.put(s, toNative(key.sortOrNull())));
+    return out;
+  }
+
+  /** The Stowage key of a native item or key map. */
+  public static Key keyFrom(
+      KeySchema schema,
+      Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> item) {
+    KeyValue p = keyValue(item, schema.partitionName());
+    return schema.sortName().map(s -> Key.of(p, keyValue(item, s))).orElseGet(() -> Key.of(p));
+  }
+
+  private static KeyValue keyValue(
+      Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> item,
+      String name) {
+    var v = item.get(name);
+    if (v == null || !(fromNative(v) instanceof KeyValue kv)) {
+      throw new InvalidRequestException("stored item lacks a valid key attribute '" + name + "'");
+    }
+    return kv;
+  }
+
+  /**
+   * A Stowage item from a native item, leaving out the attributes in {@code hidden} (the driver's
+   * own bookkeeping).
+   */
+  public static Item itemFrom(
+      Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> item,
+      String hidden) {
+    Map<String, AttributeValue> out = new LinkedHashMap<>(item.size() * 2);
+    item.forEach(
+        (k, v) -> {
+          if (!k.equals(hidden)) {
+            out.put(k, fromNative(v));
+          }
+        });
+    return Item.ofStored(out);
+  }
+
+  /** The Stowage value of a native value. */
+  public static AttributeValue fromNative(
+      software.amazon.awssdk.services.dynamodb.model.AttributeValue v) {
+    var type = v.type();
+    if (type == null) {
+      throw new InvalidRequestException("stored attribute value has no type: " + v);
+    }
+    switch (type) {
+      case S:
+        return AttributeValue.of(v.s());
+      case N:
+        return AttributeValue.of(new BigDecimal(v.n()));
+      case B:
+        return AttributeValue.of(Bytes.wrap(v.b().asByteArray()));
+      case BOOL:
+        return AttributeValue.of(v.bool());
+      case NUL:
+        return AttributeValue.nullValue();
+      case L:
+        {
+          List<AttributeValue> out = new ArrayList<>(v.l().size());
+          v.l().forEach(e -> out.add(fromNative(e)));
+          return AttributeValue.list(out);
+        }
+      case M:
+        {
+          Map<String, AttributeValue> out = new HashMap<>(v.m().size() * 2);
+          v.m().forEach((k, e) -> out.put(k, fromNative(e)));
+          return AttributeValue.map(out);
+        }
+      case SS:
+        return AttributeValue.stringSet(v.ss());
+      case NS:
+        {
+          List<BigDecimal> out = new ArrayList<>(v.ns().size());
+          v.ns().forEach(n -> out.add(new BigDecimal(n)));
+          return AttributeValue.numberSet(out);
+        }
+      case BS:
+        {
+          List<Bytes> out = new ArrayList<>(v.bs().size());
+          v.bs().forEach(x -> out.add(Bytes.wrap(x.asByteArray())));
+          return AttributeValue.binarySet(out);
+        }
+      default:
+        throw new InvalidRequestException("unsupported DynamoDB attribute type " + type);
+    }
+  }
+
+  /** DynamoDB's number text: plain digits where short, scientific notation otherwise. */
+  static String number(BigDecimal d) {
+    return d.toString();
+  }
+}

@@ -1,0 +1,144 @@
+package dev.stowage.dynamodb.internal;
+
+import dev.stowage.item.Item;
+import dev.stowage.item.Key;
+import dev.stowage.query.Condition;
+import dev.stowage.query.Update;
+import dev.stowage.spi.Expectation;
+import dev.stowage.spi.StoredItem;
+import dev.stowage.spi.TableLayout;
+import dev.stowage.spi.WriteResult;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.DeleteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
+
+/** Single-item operations: GetItem, PutItem, DeleteItem and UpdateItem. */
+public final class ItemOps {
+  private final DynamoDbClient client;
+  private final CapacityMeter meter;
+
+  public ItemOps(DynamoDbClient client, CapacityMeter meter) {
+    this.client = client;
+    this.meter = meter;
+  }
+
+  /** GetItem. */
+  public Optional<StoredItem> get(TableLayout table, String physical, Key key, boolean consistent) {
+    GetItemResponse resp;
+    try {
+      resp =
+          client.getItem(
+              b ->
+                  b.tableName(physical)
+                      .key(AttributeMapper.keyOf(table.keySchema(), key))
+                      .consistentRead(consistent)
+                      .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL));
+    } catch (SdkException e) {
+      throw Errors.translate("GetItem " + physical, e);
+    }
+    meter.record(resp.consumedCapacity(), false);
+    return resp.hasItem() && !resp.item().isEmpty()
+        ? Optional.of(Stored.of(resp.item()))
+        : Optional.empty();
+  }
+
+  /** PutItem with the expectation as a condition expression and a fresh token. */
+  public WriteResult put(
+      TableLayout table, String physical, Item item, Expectation expect, boolean returnPrevious) {
+    String token = Tokens.next();
+    Expressions ex = new Expressions();
+    String cond = ex.expectation(expect, table.keySchema().partitionName());
+    PutItemRequest.Builder req =
+        PutItemRequest.builder()
+            .tableName(physical)
+            .item(Stored.toWrite(item, token))
+            .returnValues(returnPrevious ? ReturnValue.ALL_OLD : ReturnValue.NONE)
+            .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL);
+    if (cond != null) {
+      req.conditionExpression(cond)
+          .expressionAttributeNames(ex.attributeNamesOrNull())
+          .expressionAttributeValues(ex.attributeValuesOrNull());
+    }
+    PutItemResponse resp;
+    try {
+      resp = client.putItem(req.build());
+    } catch (SdkException e) {
+      throw Errors.translate("PutItem " + physical, e);
+    }
+    meter.record(resp.consumedCapacity(), true);
+    return new WriteResult(
+        previous(returnPrevious, resp.hasAttributes(), resp.attributes()), token);
+  }
+
+  /** DeleteItem with the expectation as a condition expression. */
+  public WriteResult delete(
+      TableLayout table, String physical, Key key, Expectation expect, boolean returnPrevious) {
+    Expressions ex = new Expressions();
+    String cond = ex.expectation(expect, table.keySchema().partitionName());
+    DeleteItemRequest.Builder req =
+        DeleteItemRequest.builder()
+            .tableName(physical)
+            .key(AttributeMapper.keyOf(table.keySchema(), key))
+            .returnValues(returnPrevious ? ReturnValue.ALL_OLD : ReturnValue.NONE)
+            .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL);
+    if (cond != null) {
+      req.conditionExpression(cond)
+          .expressionAttributeNames(ex.attributeNamesOrNull())
+          .expressionAttributeValues(ex.attributeValuesOrNull());
+    }
+    DeleteItemResponse resp;
+    try {
+      resp = client.deleteItem(req.build());
+    } catch (SdkException e) {
+      throw Errors.translate("DeleteItem " + physical, e);
+    }
+    meter.record(resp.consumedCapacity(), true);
+    return new WriteResult(previous(returnPrevious, resp.hasAttributes(), resp.attributes()), null);
+  }
+
+  /** UpdateItem with native update and condition expressions; rotates the token. */
+  public StoredItem update(
+      TableLayout table, String physical, Key key, Update update, Condition condition) {
+    String token = Tokens.next();
+    Expressions ex = new Expressions();
+    String updateExpression = ex.update(update, Tokens.ATTRIBUTE, token);
+    UpdateItemRequest.Builder req =
+        UpdateItemRequest.builder()
+            .tableName(physical)
+            .key(AttributeMapper.keyOf(table.keySchema(), key))
+            .updateExpression(updateExpression)
+            .returnValues(ReturnValue.ALL_NEW)
+            .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL);
+    if (condition != null) {
+      req.conditionExpression(ex.condition(condition));
+    }
+    req.expressionAttributeNames(ex.attributeNamesOrNull())
+        .expressionAttributeValues(ex.attributeValuesOrNull());
+    UpdateItemResponse resp;
+    try {
+      resp = client.updateItem(req.build());
+    } catch (SdkException e) {
+      throw Errors.translate("UpdateItem " + physical, e);
+    }
+    meter.record(resp.consumedCapacity(), true);
+    return Stored.of(resp.attributes());
+  }
+
+  private static Optional<StoredItem> previous(
+      boolean wanted, boolean has, Map<String, AttributeValue> attributes) {
+    return wanted && has && !attributes.isEmpty()
+        ? Optional.of(Stored.of(attributes))
+        : Optional.empty();
+  }
+}

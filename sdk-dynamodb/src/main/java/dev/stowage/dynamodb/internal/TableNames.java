@@ -1,0 +1,53 @@
+package dev.stowage.dynamodb.internal;
+
+import dev.stowage.InvalidRequestException;
+import dev.stowage.spi.TableRef;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Maps a (namespace, table) pair to a DynamoDB table name. The root namespace maps to the logical
+ * name itself, so existing tables can be adopted; any other namespace to {@code
+ * <namespace>.<table>}. Logical names and namespaces never contain a dot, so no two pairs collide.
+ * Explicit overrides let an application adopt root tables whose names Stowage's logical names
+ * cannot spell (upper case, dots).
+ */
+public final class TableNames {
+  /** DynamoDB's rule for table names. */
+  private static final Pattern DYNAMODB_NAME = Pattern.compile("[A-Za-z0-9_.-]{3,255}");
+
+  private final Map<String, String> rootOverrides;
+
+  /**
+   * @param rootOverrides logical root-namespace table name to physical name
+   */
+  public TableNames(Map<String, String> rootOverrides) {
+    rootOverrides.values().forEach(TableNames::validate);
+    this.rootOverrides = Map.copyOf(rootOverrides);
+  }
+
+  /** The physical table name. */
+  public String physical(TableRef ref) {
+    if (ref.namespace().isEmpty()) {
+      return validate(rootOverrides.getOrDefault(ref.table(), ref.table()));
+    }
+    return validate(ref.namespace() + "." + ref.table());
+  }
+
+  /** Checks a physical name against DynamoDB's naming rules. */
+  public static String validate(String physical) {
+    if (!DYNAMODB_NAME.matcher(physical).matches()) {
+      throw new InvalidRequestException(
+          "'"
+              + physical
+              + "' is not a valid DynamoDB table name: 3 to 255 characters of letters, digits,"
+              + " '_', '-' or '.'");
+    }
+    return physical;
+  }
+
+  /** The name of the GSI that serves a Stowage index. */
+  public static String indexName(String index) {
+    return "__ix_" + index;
+  }
+}
