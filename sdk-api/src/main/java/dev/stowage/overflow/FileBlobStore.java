@@ -99,14 +99,14 @@ public final class FileBlobStore implements BlobStore {
   @Override
   public Optional<InputStream> open(String key) {
     Path file = resolve(key);
+    if (Files.isDirectory(file)) {
+      return Optional.empty();
+    }
     try {
       return Optional.of(Files.newInputStream(file));
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException e) {
-      if (Files.isDirectory(file)) {
-        return Optional.empty();
-      }
       throw new UnavailableException("opening blob " + key + " under " + root + " failed", e);
     }
   }
