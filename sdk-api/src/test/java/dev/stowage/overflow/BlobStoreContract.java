@@ -63,7 +63,8 @@ abstract class BlobStoreContract {
     s.put("staging/orders/1", new byte[1]);
     try (Stream<BlobStore.BlobInfo> l = s.list("prod/orders/")) {
       List<BlobStore.BlobInfo> infos = l.sorted((a, b) -> a.key().compareTo(b.key())).toList();
-      assertThat(infos).extracting(BlobStore.BlobInfo::key)
+      assertThat(infos)
+          .extracting(BlobStore.BlobInfo::key)
           .containsExactly("prod/orders/1", "prod/orders/2");
       assertThat(infos).extracting(BlobStore.BlobInfo::size).containsExactly(3L, 5L);
       assertThat(infos.get(0).lastModified()).isNotNull();
@@ -84,7 +85,18 @@ abstract class BlobStoreContract {
   void invalidKeysAreRejected() {
     BlobStore s = store();
     for (String bad :
-        List.of("", "/abs", "a//b", "a/../b", "..", "a/.", "sp ace", "a\\b", "ü", "a/", "x".repeat(513))) {
+        List.of(
+            "",
+            "/abs",
+            "a//b",
+            "a/../b",
+            "..",
+            "a/.",
+            "sp ace",
+            "a\\b",
+            "ü",
+            "a/",
+            "x".repeat(513))) {
       assertThatThrownBy(() -> s.put(bad, new byte[1]))
           .as(bad)
           .isInstanceOf(InvalidRequestException.class);

@@ -35,11 +35,15 @@ class FileBlobStoreTest extends BlobStoreContract {
   void keysEscapingTheRootAreRejected() throws IOException {
     Files.writeString(dir.resolve("secret"), "s");
     for (String bad : new String[] {"../secret", "a/../../secret", "/etc/passwd", "~tmp/x"}) {
-      assertThatThrownBy(() -> store().get(bad)).as(bad).isInstanceOf(InvalidRequestException.class);
+      assertThatThrownBy(() -> store().get(bad))
+          .as(bad)
+          .isInstanceOf(InvalidRequestException.class);
       assertThatThrownBy(() -> store().put(bad, new byte[1]))
           .as(bad)
           .isInstanceOf(InvalidRequestException.class);
-      assertThatThrownBy(() -> store().delete(bad)).as(bad).isInstanceOf(InvalidRequestException.class);
+      assertThatThrownBy(() -> store().delete(bad))
+          .as(bad)
+          .isInstanceOf(InvalidRequestException.class);
     }
     assertThat(Files.readString(dir.resolve("secret"))).isEqualTo("s");
   }

@@ -20,7 +20,8 @@ public final class Fixtures {
 
   /** Key pk (string) + sk (number); index byCat over "cat" (partition) and "rank" (sort). */
   public static final TableSpec SPEC =
-      TableSpec.builder("orders", KeySchema.of("pk", AttributeType.STRING, "sk", AttributeType.NUMBER))
+      TableSpec.builder(
+              "orders", KeySchema.of("pk", AttributeType.STRING, "sk", AttributeType.NUMBER))
           .index("byCat", List.of("cat"), List.of("rank"))
           .compressed("doc")
           .build();

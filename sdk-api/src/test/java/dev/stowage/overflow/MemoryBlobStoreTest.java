@@ -22,7 +22,8 @@ class MemoryBlobStoreTest extends BlobStoreContract {
     clock.advance(Duration.ofMinutes(5));
     s.put("b", new byte[1]);
     assertThat(s.list("").map(BlobStore.BlobInfo::lastModified))
-        .containsExactly(Instant.parse("2026-01-01T00:00:00Z"), Instant.parse("2026-01-01T00:05:00Z"));
+        .containsExactly(
+            Instant.parse("2026-01-01T00:00:00Z"), Instant.parse("2026-01-01T00:05:00Z"));
     assertThat(s.size()).isEqualTo(2);
     s.clear();
     assertThat(s.size()).isZero();

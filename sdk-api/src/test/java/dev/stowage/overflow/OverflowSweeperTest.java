@@ -29,7 +29,8 @@ class OverflowSweeperTest {
   private final DriverLimits limits = TestLimits.limits(4096, 4096, 50, 1500);
 
   private Item stored(String pk, int seed) {
-    Item item = Fixtures.item(pk, Map.of("big", AttributeValue.of(Fixtures.randomBytes(6000, seed))));
+    Item item =
+        Fixtures.item(pk, Map.of("big", AttributeValue.of(Fixtures.randomBytes(6000, seed))));
     return overflow.prepare(TABLE, SPEC, limits, item).item();
   }
 
@@ -129,7 +130,8 @@ class OverflowSweeperTest {
   void needsAReferenceSource() {
     assertThatThrownBy(() -> OverflowSweeper.builder(memory, TABLE).build())
         .isInstanceOf(IllegalStateException.class);
-    assertThatThrownBy(() -> OverflowSweeper.builder(memory, TABLE).gracePeriod(Duration.ofSeconds(-1)))
+    assertThatThrownBy(
+            () -> OverflowSweeper.builder(memory, TABLE).gracePeriod(Duration.ofSeconds(-1)))
         .isInstanceOf(IllegalArgumentException.class);
   }
 

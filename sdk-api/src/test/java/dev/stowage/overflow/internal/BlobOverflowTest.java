@@ -183,8 +183,10 @@ class BlobOverflowTest {
 
   @Test
   void restoreAllSurfacesAMissingBlob() {
-    Item a = overflow.prepare(TABLE, SPEC, limits, item("a", attrs("big", randomBytes(6000, 1)))).item();
-    Prepared b = overflow.prepare(TABLE, SPEC, limits, item("b", attrs("big", randomBytes(6000, 2))));
+    Item a =
+        overflow.prepare(TABLE, SPEC, limits, item("a", attrs("big", randomBytes(6000, 1)))).item();
+    Prepared b =
+        overflow.prepare(TABLE, SPEC, limits, item("b", attrs("big", randomBytes(6000, 2))));
     memory.delete(b.blobKey());
     assertThatThrownBy(() -> overflow.restoreAll(TABLE, List.of(a, b.item()), null))
         .isInstanceOf(BlobMissingException.class)
@@ -193,7 +195,8 @@ class BlobOverflowTest {
 
   @Test
   void tamperedBlobIsAnIntegrityError() {
-    Prepared p = overflow.prepare(TABLE, SPEC, limits, item("a", attrs("big", randomBytes(6000, 1))));
+    Prepared p =
+        overflow.prepare(TABLE, SPEC, limits, item("a", attrs("big", randomBytes(6000, 1))));
     byte[] blob = memory.get(p.blobKey()).orElseThrow();
     blob[blob.length - 1] ^= 1;
     memory.put(p.blobKey(), blob);
@@ -204,8 +207,10 @@ class BlobOverflowTest {
 
   @Test
   void truncatedOrSwappedBlobIsAnIntegrityError() {
-    Prepared p = overflow.prepare(TABLE, SPEC, limits, item("a", attrs("big", randomBytes(6000, 1))));
-    Prepared q = overflow.prepare(TABLE, SPEC, limits, item("b", attrs("big", randomBytes(6000, 2))));
+    Prepared p =
+        overflow.prepare(TABLE, SPEC, limits, item("a", attrs("big", randomBytes(6000, 1))));
+    Prepared q =
+        overflow.prepare(TABLE, SPEC, limits, item("b", attrs("big", randomBytes(6000, 2))));
     byte[] blob = memory.get(p.blobKey()).orElseThrow();
     memory.put(p.blobKey(), java.util.Arrays.copyOf(blob, blob.length - 10));
     assertThatThrownBy(() -> overflow.restore(TABLE, p.item(), null))
@@ -228,7 +233,8 @@ class BlobOverflowTest {
 
   @Test
   void missingBlobAsksTheCoreToReRead() {
-    Prepared p = overflow.prepare(TABLE, SPEC, limits, item("a", attrs("big", randomBytes(6000, 1))));
+    Prepared p =
+        overflow.prepare(TABLE, SPEC, limits, item("a", attrs("big", randomBytes(6000, 1))));
     overflow.release(TABLE, p.item());
     assertThat(memory.size()).isZero();
     assertThatThrownBy(() -> overflow.restore(TABLE, p.item(), null))
@@ -238,7 +244,8 @@ class BlobOverflowTest {
 
   @Test
   void abandonDeletesThePreparedBlob() {
-    Prepared p = overflow.prepare(TABLE, SPEC, limits, item("a", attrs("big", randomBytes(6000, 1))));
+    Prepared p =
+        overflow.prepare(TABLE, SPEC, limits, item("a", attrs("big", randomBytes(6000, 1))));
     assertThat(memory.size()).isEqualTo(1);
     overflow.abandon(TABLE, p);
     assertThat(memory.size()).isZero();
@@ -247,10 +254,12 @@ class BlobOverflowTest {
 
   @Test
   void releaseNeverDeletesAnotherTablesBlob() {
-    Prepared p = overflow.prepare(TABLE, SPEC, limits, item("a", attrs("big", randomBytes(6000, 1))));
+    Prepared p =
+        overflow.prepare(TABLE, SPEC, limits, item("a", attrs("big", randomBytes(6000, 1))));
     overflow.release(new TableRef("staging", "orders"), p.item());
     assertThat(memory.size()).isEqualTo(1);
-    overflow.release(TABLE, item("x", attrs("__ovf", AttributeValue.of(Bytes.wrap(new byte[] {1})))));
+    overflow.release(
+        TABLE, item("x", attrs("__ovf", AttributeValue.of(Bytes.wrap(new byte[] {1})))));
     assertThat(memory.size()).isEqualTo(1);
   }
 
@@ -266,7 +275,8 @@ class BlobOverflowTest {
 
   @Test
   void itemThatAlreadyHasAPointerIsRejected() {
-    Prepared p = overflow.prepare(TABLE, SPEC, limits, item("a", attrs("big", randomBytes(6000, 1))));
+    Prepared p =
+        overflow.prepare(TABLE, SPEC, limits, item("a", attrs("big", randomBytes(6000, 1))));
     assertThatThrownBy(() -> overflow.prepare(TABLE, SPEC, limits, p.item()))
         .isInstanceOf(IllegalArgumentException.class);
   }
