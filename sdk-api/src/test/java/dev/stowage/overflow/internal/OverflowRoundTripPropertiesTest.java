@@ -23,7 +23,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /** restore(prepare(item)) == item, and the stored form fits, for generated items and limits. */
-class OverflowRoundTripProperties {
+class OverflowRoundTripPropertiesTest {
   private final MemoryBlobStore store = new MemoryBlobStore();
   private final BlobOverflow overflow = new BlobOverflow(store);
 
