@@ -1,0 +1,191 @@
+package dev.stowage.overflow.internal;
+
+import dev.stowage.ItemTooLargeException;
+import dev.stowage.TableSpec;
+import dev.stowage.internal.OverflowHandler;
+import dev.stowage.item.AttributeNames;
+import dev.stowage.item.AttributeValue;
+import dev.stowage.item.AttributeValue.BinaryValue;
+import dev.stowage.item.AttributeValue.StringValue;
+import dev.stowage.item.Item;
+import dev.stowage.spi.DriverLimits;
+import dev.stowage.spi.SizeModel;
+import dev.stowage.spi.TableRef;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Decides whether an encoded item fits a backend's {@link DriverLimits} and, if not, which
+ * attributes to move: the largest movable ones first, until the rest plus the pointer fits every
+ * limit. Key attributes, indexed attributes and Stowage's reserved {@code __} attributes never
+ * move. Stateless and thread-safe.
+ */
+final class FitPlanner {
+  /** Prefix of the synthesized index attributes, which backends index. */
+  private static final String INDEX_PREFIX = "__ix_";
+
+  private FitPlanner() {}
+
+  /** Which attributes move, and the key of the blob they move to. */
+  record Plan(String blobKey, List<String> moved) {}
+
+  /**
+   * Checks the limits an item can only meet by itself: indexed values no larger than {@code
+   * maxIndexedValueBytes}.
+   *
+   * @throws ItemTooLargeException naming the attribute
+   */
+  static void checkIndexedValues(TableRef table, TableSpec spec, DriverLimits limits, Item item) {
+    for (Map.Entry<String, AttributeValue> e : item.attributes().entrySet()) {
+      String name = e.getKey();
+      boolean indexed =
+          name.startsWith(INDEX_PREFIX)
+              || spec.keySchema().isKeyAttribute(name)
+              || spec.isIndexed(name);
+      if (!indexed) {
+        continue;
+      }
+      long bytes = indexedBytes(e.getValue());
+      if (bytes > limits.maxIndexedValueBytes()) {
+        throw new ItemTooLargeException(
+            "item of table "
+                + table
+                + ": indexed attribute '"
+                + name
+                + "' is "
+                + bytes
+                + " bytes, over the backend's limit of "
+                + limits.maxIndexedValueBytes()
+                + " bytes for an indexed value; key and indexed attributes cannot overflow to"
+                + " the blob store");
+      }
+    }
+  }
+
+  /** The first limit {@code item} breaks, or null if it fits. */
+  static String violation(DriverLimits limits, Item item) {
+    if (item.size() > limits.maxAttributes()) {
+      return item.size() + " attributes, over the limit of " + limits.maxAttributes();
+    }
+    SizeModel model = limits.sizeModel();
+    for (Map.Entry<String, AttributeValue> e : item.attributes().entrySet()) {
+      long bytes = model.attributeBytes(e.getKey(), e.getValue());
+      if (bytes > limits.maxAttributeBytes()) {
+        return "attribute '"
+            + e.getKey()
+            + "' is "
+            + bytes
+            + " bytes, over the limit of "
+            + limits.maxAttributeBytes()
+            + " per attribute";
+      }
+    }
+    long total = model.itemBytes(item);
+    if (total > limits.maxItemBytes()) {
+      return total + " bytes, over the limit of " + limits.maxItemBytes() + " per item";
+    }
+    return null;
+  }
+
+  /** True if the attribute may move to the blob. */
+  static boolean movable(TableSpec spec, String name) {
+    return !AttributeNames.isReserved(name)
+        && !spec.keySchema().isKeyAttribute(name)
+        && !spec.isIndexed(name);
+  }
+
+  /**
+   * Plans the move for an item that does not fit.
+   *
+   * @return null if the item fits as it is
+   * @throws ItemTooLargeException if moving every movable attribute is not enough
+   */
+  static Plan plan(TableRef table, TableSpec spec, DriverLimits limits, Item item) {
+    if (item.has(OverflowHandler.POINTER_ATTRIBUTE)) {
+      throw new IllegalArgumentException(
+          "item to write already has an overflow pointer; restore it before writing");
+    }
+    checkIndexedValues(table, spec, limits, item);
+    String problem = violation(limits, item);
+    if (problem == null) {
+      return null;
+    }
+    SizeModel model = limits.sizeModel();
+    record Sized(String name, long bytes) {}
+    List<Sized> candidates = new ArrayList<>();
+    item.attributes()
+        .forEach(
+            (name, value) -> {
+              if (movable(spec, name)) {
+                candidates.add(new Sized(name, model.attributeBytes(name, value)));
+              }
+            });
+    candidates.sort(
+        Comparator.comparingLong(Sized::bytes)
+            .reversed()
+            .thenComparing(Sized::name, dev.stowage.item.Utf8Order.COMPARATOR));
+
+    // Start at a lower bound on how many must move (exact for additive size models) so that wide
+    // items do not cost one size computation per attribute.
+    int start = 1;
+    long excess = model.itemBytes(item) - limits.maxItemBytes();
+    long removed = 0;
+    int oversized = 0;
+    for (int i = 0; i < candidates.size(); i++) {
+      if (candidates.get(i).bytes() > limits.maxAttributeBytes()) {
+        oversized = i + 1;
+      }
+    }
+    int k = 0;
+    while (k < candidates.size() && removed < excess) {
+      removed += candidates.get(k++).bytes();
+    }
+    start = Math.max(start, Math.max(k, oversized));
+    start = Math.max(start, item.size() + 1 - limits.maxAttributes());
+
+    String blobKey = BlobKeys.newKey(table);
+    String last = problem;
+    for (int n = start; n <= candidates.size(); n++) {
+      List<String> moved = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        moved.add(candidates.get(i).name());
+      }
+      Item rest = withPointer(item, moved, Pointer.upperBound(blobKey, moved));
+      last = violation(limits, rest);
+      if (last == null) {
+        return new Plan(blobKey, moved);
+      }
+    }
+    throw new ItemTooLargeException(
+        "item of table "
+            + table
+            + " cannot be stored even with "
+            + (candidates.isEmpty() ? "no movable attribute" : "all movable attributes")
+            + " in the blob store: its key, indexed and reserved attributes alone break the"
+            + " backend's limits ("
+            + last
+            + ")");
+  }
+
+  /** The item without the moved attributes, with the pointer. */
+  static Item withPointer(Item item, List<String> moved, Pointer pointer) {
+    Map<String, AttributeValue> rest = new LinkedHashMap<>(item.attributes());
+    moved.forEach(rest::remove);
+    rest.put(OverflowHandler.POINTER_ATTRIBUTE, pointer.toValue());
+    return Item.ofStored(rest);
+  }
+
+  private static long indexedBytes(AttributeValue v) {
+    if (v instanceof StringValue s) {
+      return s.value().getBytes(StandardCharsets.UTF_8).length;
+    }
+    if (v instanceof BinaryValue b) {
+      return b.value().size();
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,36 @@
+package dev.stowage.overflow;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** A clock tests move by hand. Thread-safe. */
+public final class MutableClock extends Clock {
+  private final AtomicReference<Instant> now;
+
+  public MutableClock(Instant start) {
+    this.now = new AtomicReference<>(start);
+  }
+
+  public void advance(Duration d) {
+    now.updateAndGet(t -> t.plus(d));
+  }
+
+  @Override
+  public Instant instant() {
+    return now.get();
+  }
+
+  @Override
+  public ZoneId getZone() {
+    return ZoneOffset.UTC;
+  }
+
+  @Override
+  public Clock withZone(ZoneId zone) {
+    return this;
+  }
+}
