@@ -38,7 +38,8 @@ public final class OpenedStore implements AutoCloseable {
     BlobStore blobs = null;
     try {
       blobs = config.blobs() == null ? null : Backends.blobStore(config.blobs());
-      Stowage.Builder b = Stowage.builder(driver).namespace(ns);
+      Stowage.Builder b =
+          Stowage.builder(driver).namespace(ns).cursorAead(CursorKeys.load(config.cursorKeyset()));
       if (blobs != null) {
         b.blobStore(blobs);
       }

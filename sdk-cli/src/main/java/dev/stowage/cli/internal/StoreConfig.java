@@ -16,8 +16,10 @@ import java.util.Map;
  * @param blobs the blob store, or null
  * @param keyset a Tink keyset file, or null
  * @param spec the table spec, or null if none was given
+ * @param cursorKeyset the keyset sealing cursors, or null for the default (see {@link CursorKeys})
  */
-public record StoreConfig(StoreLocation store, StoreLocation blobs, Path keyset, TableSpec spec) {
+public record StoreConfig(
+    StoreLocation store, StoreLocation blobs, Path keyset, TableSpec spec, Path cursorKeyset) {
 
   /**
    * Resolves a store reference: a URI, or the name of a store in the config file. Flag values
@@ -34,7 +36,8 @@ public record StoreConfig(StoreLocation store, StoreLocation blobs, Path keyset,
           loc,
           blobsFlag == null ? null : StoreLocation.parse(blobsFlag),
           keysetFlag,
-          specFlag.spec(loc.authority()));
+          specFlag.spec(loc.authority()),
+          null);
     }
     Path file = configFile;
     if (file == null && System.getenv("STOWAGE_CONFIG") != null) {
@@ -72,7 +75,12 @@ public record StoreConfig(StoreLocation store, StoreLocation blobs, Path keyset,
         throw new CliException("spec of store '" + ref + "' in " + file + ": " + e.getMessage());
       }
     }
-    return new StoreConfig(loc, blobs == null ? null : StoreLocation.parse(blobs), keyset, spec);
+    Path cursorKeyset =
+        entry.get("cursorKeyset") == null
+            ? null
+            : file.toAbsolutePath().getParent().resolve((String) entry.get("cursorKeyset"));
+    return new StoreConfig(
+        loc, blobs == null ? null : StoreLocation.parse(blobs), keyset, spec, cursorKeyset);
   }
 
   private static Map<?, ?> entry(Path file, String name) {

@@ -68,7 +68,7 @@ public final class ItemJson {
       return s.value();
     }
     if (v instanceof NumberValue n) {
-      return style == NumberStyle.NUMBER ? n.value() : Map.of("$n", n.value().toString());
+      return style == NumberStyle.NUMBER ? n.value() : Map.of("$n", Json.number(n.value()));
     }
     if (v instanceof BinaryValue b) {
       return Map.of("$b", b.value().toBase64());
@@ -97,7 +97,7 @@ public final class ItemJson {
     }
     if (v instanceof NumberSetValue s) {
       List<Object> out = new ArrayList<>();
-      s.values().forEach(d -> out.add(style == NumberStyle.NUMBER ? d : d.toString()));
+      s.values().forEach(d -> out.add(style == NumberStyle.NUMBER ? d : Json.number(d)));
       return Map.of("$ns", out);
     }
     BinarySetValue s = (BinarySetValue) v;

@@ -52,7 +52,7 @@ public final class Json {
     } else if (v instanceof String s) {
       quote(sb, s);
     } else if (v instanceof BigDecimal d) {
-      sb.append(d.toString());
+      sb.append(number(d));
     } else if (v instanceof Number n) {
       sb.append(new BigDecimal(n.toString()));
     } else if (v instanceof Boolean b) {
@@ -86,6 +86,15 @@ public final class Json {
     } else {
       throw new IllegalArgumentException("not a JSON value: " + v.getClass().getName());
     }
+  }
+
+  /**
+   * A decimal as JSON text: plain digits ({@code 10}, not {@code 1E+1}) unless that would take more
+   * than 40 digits, then scientific notation.
+   */
+  public static String number(BigDecimal d) {
+    int digits = d.precision() - d.scale();
+    return d.scale() > 40 || digits > 40 ? d.toString() : d.toPlainString();
   }
 
   private static void newline(StringBuilder sb, int indent, int level) {

@@ -36,6 +36,11 @@ public final class DeleteWhereCommand implements Callable<Integer> {
   @Option(names = "--resume", description = "Resume an interrupted job from its token.")
   String resume;
 
+  @Option(
+      names = "--no-count",
+      description = "Skip the counting pass that sizes the progress bar (saves one index read).")
+  boolean noCount;
+
   @Override
   public Integer call() {
     if (rate < 0) {
@@ -43,8 +48,16 @@ public final class DeleteWhereCommand implements Callable<Integer> {
     }
     try (OpenedStore store = table.open()) {
       Table t = store.table();
+      long total = 0;
+      if (!dryRun && !noCount && resume == null) {
+        total =
+            t.deleteWhere(query.build(100), new DeleteJob.Options(0, pageSize, true, null))
+                .run()
+                .matched();
+      }
       ProgressBar bar =
-          new ProgressBar(main.err(), dryRun ? "matching" : "deleting", 0, ProgressBar.terminal());
+          new ProgressBar(
+              main.err(), dryRun ? "matching" : "deleting", total, ProgressBar.terminal());
       String[] lastToken = {null};
       DeleteJob.Options options =
           new DeleteJob.Options(

@@ -48,9 +48,20 @@ public final class TableOptions {
   @Option(names = "--encrypted", split = ",", description = "Encrypted attributes.")
   List<String> encrypted = new ArrayList<>();
 
+  @Option(
+      names = "--cursor-keyset",
+      paramLabel = "FILE",
+      description =
+          "Tink keyset sealing printed cursors (default: ~/.stowage/cursor-keyset.json, created"
+              + " on first use).")
+  Path cursorKeyset;
+
   /** Resolves the flags. */
   public StoreConfig resolve() {
-    return StoreConfig.resolve(store, config, blobs, null, this::specFromFlags);
+    StoreConfig c = StoreConfig.resolve(store, config, blobs, null, this::specFromFlags);
+    return cursorKeyset == null
+        ? c
+        : new StoreConfig(c.store(), c.blobs(), c.keyset(), c.spec(), cursorKeyset);
   }
 
   /** Resolves the flags and opens the store. The caller closes it. */

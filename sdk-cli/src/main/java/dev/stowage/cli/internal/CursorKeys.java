@@ -1,0 +1,77 @@
+package dev.stowage.cli.internal;
+
+import com.google.crypto.tink.Aead;
+import com.google.crypto.tink.InsecureSecretKeyAccess;
+import com.google.crypto.tink.KeysetHandle;
+import com.google.crypto.tink.RegistryConfiguration;
+import com.google.crypto.tink.TinkJsonProtoKeysetFormat;
+import com.google.crypto.tink.aead.AeadConfig;
+import com.google.crypto.tink.aead.PredefinedAeadParameters;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+
+/**
+ * The key that seals page cursors printed by the command line, so that a cursor printed by one
+ * invocation is accepted by the next. Read from {@code --cursor-keyset}, else {@code
+ * $STOWAGE_CURSOR_KEYSET}, else {@code <stowage home>/cursor-keyset.json} (the home is the system
+ * property {@code stowage.home}, default {@code ~/.stowage}), which is created with a fresh
+ * AES-256-GCM key (owner-only permissions) on first use.
+ */
+public final class CursorKeys {
+  private CursorKeys() {}
+
+  /** The cursor AEAD. @throws CliException if the keyset cannot be read or written */
+  public static Aead load(Path explicit) {
+    Path file = explicit;
+    if (file == null && System.getenv("STOWAGE_CURSOR_KEYSET") != null) {
+      file = Path.of(System.getenv("STOWAGE_CURSOR_KEYSET"));
+    }
+    if (file == null) {
+      String home =
+          System.getProperty(
+              "stowage.home", Path.of(System.getProperty("user.home"), ".stowage").toString());
+      file = Path.of(home, "cursor-keyset.json");
+    }
+    try {
+      AeadConfig.register();
+      KeysetHandle handle;
+      if (Files.exists(file)) {
+        handle =
+            TinkJsonProtoKeysetFormat.parseKeyset(
+                Files.readString(file), InsecureSecretKeyAccess.get());
+      } else if (explicit != null) {
+        throw new CliException("cursor keyset " + file + " does not exist");
+      } else {
+        handle = KeysetHandle.generateNew(PredefinedAeadParameters.AES256_GCM);
+        write(
+            file, TinkJsonProtoKeysetFormat.serializeKeyset(handle, InsecureSecretKeyAccess.get()));
+      }
+      return handle.getPrimitive(RegistryConfiguration.get(), Aead.class);
+    } catch (GeneralSecurityException | IOException e) {
+      throw new CliException("cannot use cursor keyset " + file + ": " + e.getMessage(), 1);
+    }
+  }
+
+  private static void write(Path file, String json) throws IOException {
+    Files.createDirectories(file.toAbsolutePath().getParent());
+    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+    Files.writeString(tmp, json, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING);
+    try {
+      Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
+    } catch (UnsupportedOperationException e) {
+      // not a POSIX file system: the directory's permissions apply
+    }
+    try {
+      Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      if (!Files.exists(file)) {
+        throw e;
+      }
+      Files.deleteIfExists(tmp);
+    }
+  }
+}

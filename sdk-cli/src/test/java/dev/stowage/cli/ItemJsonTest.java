@@ -1,0 +1,69 @@
+package dev.stowage.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.stowage.cli.json.ItemJson;
+import dev.stowage.cli.json.Json;
+import dev.stowage.item.AttributeValue;
+import dev.stowage.item.Bytes;
+import dev.stowage.item.Item;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ItemJsonTest {
+  private final Item every =
+      Item.builder()
+          .put("s", "héllo \"quoted\"\n")
+          .put("empty", "")
+          .put("n", new BigDecimal("12345678901234567890.123456789"))
+          .put("big", new BigDecimal("1E+125"))
+          .put("b", new byte[] {0, 1, (byte) 0xFF})
+          .put("t", true)
+          .put("nil", AttributeValue.nullValue())
+          .put("list", AttributeValue.list(AttributeValue.of(1), AttributeValue.of("x")))
+          .put("emptyList", AttributeValue.list(List.of()))
+          .put(
+              "map",
+              AttributeValue.map(
+                  Map.of("a", AttributeValue.of(1), "nested", AttributeValue.map(Map.of()))))
+          .put("tagLike", AttributeValue.map(Map.of("$b", AttributeValue.of("not binary"))))
+          .put("ss", AttributeValue.stringSet("b", "a"))
+          .put("ns", AttributeValue.numberSet(List.of(BigDecimal.ONE, new BigDecimal("2.5"))))
+          .put("bs", AttributeValue.binarySet(List.of(Bytes.of(new byte[] {1}))))
+          .build();
+
+  @Test
+  void everyTypeRoundTripsExactly() {
+    String json = ItemJson.write(every);
+    assertThat(ItemJson.parseItem(json)).isEqualTo(every);
+    String tagged = Json.write(ItemJson.toJson(every, ItemJson.NumberStyle.TAGGED_STRING));
+    assertThat(tagged).contains("{\"$n\":\"12345678901234567890.123456789\"}");
+    assertThat(ItemJson.parseItem(tagged)).isEqualTo(every);
+  }
+
+  @Test
+  void documentedForms() {
+    String json = ItemJson.write(every);
+    assertThat(json)
+        .contains("\"n\":12345678901234567890.123456789")
+        .contains("\"b\":{\"$b\":\"AAH/\"}")
+        .contains("\"ss\":{\"$ss\":[\"a\",\"b\"]}")
+        .contains("\"ns\":{\"$ns\":[1,2.5]}")
+        .contains("\"tagLike\":{\"$m\":{\"$b\":\"not binary\"}}")
+        .contains("\"nil\":null");
+    assertThat(ItemJson.parseItem("{\"price\": 12.50}").getNumber("price"))
+        .isEqualByComparingTo("12.5");
+  }
+
+  @Test
+  void errorsNameTheAttribute() {
+    assertThatThrownBy(() -> ItemJson.parseItem("{\"a\": {\"$ns\": [\"x\"]}}"))
+        .hasMessageContaining("attribute 'a'");
+    assertThatThrownBy(() -> ItemJson.parseItem("{\"__ovf\": 1}")).hasMessageContaining("reserved");
+    assertThatThrownBy(() -> ItemJson.parseItem("{\"a\": 1,}")).hasMessageContaining("offset");
+    assertThatThrownBy(() -> ItemJson.parseItem("[1]")).hasMessageContaining("JSON object");
+  }
+}
