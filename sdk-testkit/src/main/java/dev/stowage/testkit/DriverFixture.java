@@ -37,4 +37,57 @@ public interface DriverFixture extends AutoCloseable {
   /** Closes the driver and blob store and stops whatever the fixture started. */
   @Override
   void close();
+
+  /**
+   * A fixture over a running driver and blob store. {@link #close()} closes the driver, then the
+   * blob store, then runs {@code onClose} (for example stopping the emulator), even if an earlier
+   * step failed; the first failure is rethrown with later ones suppressed.
+   *
+   * @param onClose what else to stop, or null
+   * @throws NullPointerException if {@code driver}, {@code blobStore} or {@code scale} is null
+   */
+  static DriverFixture of(
+      StorageDriver driver, BlobStore blobStore, Scale scale, Runnable onClose) {
+    java.util.Objects.requireNonNull(driver, "driver");
+    java.util.Objects.requireNonNull(blobStore, "blobStore");
+    java.util.Objects.requireNonNull(scale, "scale");
+    return new DriverFixture() {
+      @Override
+      public StorageDriver driver() {
+        return driver;
+      }
+
+      @Override
+      public BlobStore blobStore() {
+        return blobStore;
+      }
+
+      @Override
+      public Scale scale() {
+        return scale;
+      }
+
+      @Override
+      public void close() {
+        RuntimeException failure = null;
+        for (Runnable step : new Runnable[] {driver::close, blobStore::close, onClose}) {
+          if (step == null) {
+            continue;
+          }
+          try {
+            step.run();
+          } catch (RuntimeException e) {
+            if (failure == null) {
+              failure = e;
+            } else {
+              failure.addSuppressed(e);
+            }
+          }
+        }
+        if (failure != null) {
+          throw failure;
+        }
+      }
+    };
+  }
 }

@@ -1,0 +1,195 @@
+package dev.stowage.testkit;
+
+import static dev.stowage.testkit.Helpers.str;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.stowage.DeleteJob;
+import dev.stowage.ItemTooLargeException;
+import dev.stowage.KeySchema;
+import dev.stowage.Stowage;
+import dev.stowage.Table;
+import dev.stowage.TableSpec;
+import dev.stowage.item.AttributeType;
+import dev.stowage.item.Item;
+import dev.stowage.item.Key;
+import dev.stowage.overflow.BlobStore;
+import dev.stowage.query.Query;
+import dev.stowage.query.ReadOptions;
+import dev.stowage.query.Update;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Overflow: items of any size round trip through every read path with the driver's real blob store,
+ * indexed values stay within the backend's limits, and no blob outlives its item.
+ */
+abstract class OverflowContracts extends Contract {
+  private Set<String> blobsBefore;
+  private CountingBlobStore counting;
+  private Stowage big;
+
+  @BeforeEach
+  final void snapshotBlobs() {
+    blobsBefore = blobKeys();
+    counting = new CountingBlobStore(kit().fixture().blobStore());
+    big = kit().storeBuilder(kit().freshNamespace()).blobStore(counting).build();
+  }
+
+  private Set<String> blobKeys() {
+    try (Stream<BlobStore.BlobInfo> s = kit().fixture().blobStore().list("")) {
+      return s.map(BlobStore.BlobInfo::key).collect(Collectors.toSet());
+    }
+  }
+
+  /** Blobs written since the test started that still exist. */
+  private Set<String> newBlobs() {
+    Set<String> now = new HashSet<>(blobKeys());
+    now.removeAll(blobsBefore);
+    return now;
+  }
+
+  private static TableSpec spec() {
+    return TableSpec.builder(
+            "overflow", KeySchema.of("p", AttributeType.STRING, "s", AttributeType.NUMBER))
+        .index("byTag", List.of("tag"), List.of("s"))
+        .build();
+  }
+
+  /**
+   * An item of at least {@code bytes} payload bytes, split into attributes of at most {@code
+   * chunk}.
+   */
+  static Item bigItem(String p, long s, long bytes, long chunk, long seed) {
+    Random random = new Random(seed);
+    Item.Builder b = Item.builder().put("p", p).put("s", s).put("tag", "t").put("small", "keep me");
+    long left = bytes;
+    int i = 0;
+    while (left > 0) {
+      int n = (int) Math.min(left, chunk);
+      if (i % 2 == 0) {
+        byte[] data = new byte[n];
+        random.nextBytes(data);
+        b.put("bin" + i, data);
+      } else {
+        b.put("text" + i, "é".repeat(n / 2) + "x".repeat(n % 2));
+      }
+      left -= n;
+      i++;
+    }
+    return b.build();
+  }
+
+  @Test
+  void itemsAtOneTwoAndAHundredTimesTheItemLimitRoundTripThroughEveryReadPath() {
+    Table t = table(big, spec());
+    long max = driver().limits().maxItemBytes();
+    List<Item> items = new ArrayList<>();
+    for (int factor : new int[] {1, 2, 100}) {
+      long chunk = factor == 1 ? max : Math.max(max / 2, 1024);
+      Item item = bigItem("big", factor, factor * max, chunk, factor);
+      t.put(item);
+      items.add(item);
+      Key key = Key.of("big", factor);
+      assertThat(t.get(key, ReadOptions.CONSISTENT)).as("get at %dx", factor).contains(item);
+    }
+    Map<Key, Item> got =
+        t.batchGet(items.stream().map(i -> t.spec().keySchema().keyOf(i)).toList());
+    assertThat(got.values()).containsExactlyInAnyOrderElementsOf(items);
+    assertThat(t.queryAll(Query.partition("big").limit(2).build()).toList())
+        .containsExactlyElementsOf(items);
+    assertThat(t.queryAll(Query.index("byTag").partition(str("t")).build()).toList())
+        .containsExactlyElementsOf(items);
+    assertThat(Helpers.scanAll(t)).containsExactlyInAnyOrderElementsOf(items);
+    assertThat(newBlobs()).as("the large items overflowed").isNotEmpty();
+
+    int opens = counting.opens.get();
+    assertThat(t.get(Key.of("big", 100), new ReadOptions(Set.of("small", "tag"), true)))
+        .contains(items.get(2).project(Set.of("p", "s", "small", "tag")));
+    assertThat(counting.opens.get())
+        .as("a projection of inline attributes reads no blob")
+        .isEqualTo(opens);
+  }
+
+  @Test
+  void anItemWithThreeHundredAttributesRoundTrips() {
+    Table t = table(big, spec());
+    Item.Builder b = Item.builder().put("p", "wide").put("s", 1);
+    for (int i = 0; i < 300; i++) {
+      b.put(String.format("attribute%03d", i), "value " + i);
+    }
+    Item wide = b.build();
+    t.put(wide);
+    assertThat(t.get(Key.of("wide", 1), ReadOptions.CONSISTENT)).contains(wide);
+    assertThat(t.queryAll(Query.partition("wide").build()).toList()).containsExactly(wide);
+    t.delete(Key.of("wide", 1));
+    assertThat(newBlobs()).isEmpty();
+  }
+
+  @Test
+  void indexedValuesOverTheBackendLimitAreRejectedAndValuesUnderItAreStored() {
+    Table t = table(big, spec());
+    long limit = driver().limits().maxIndexedValueBytes();
+    Item over =
+        Item.builder().put("p", "ix").put("s", 1).put("tag", "x".repeat((int) limit + 1)).build();
+    assertThatThrownBy(() -> t.put(over)).isInstanceOf(ItemTooLargeException.class);
+    assertThat(t.get(Key.of("ix", 1), ReadOptions.CONSISTENT)).isEmpty();
+    String underTag = "u".repeat((int) (limit * 3 / 4));
+    Item under = Item.builder().put("p", "ix").put("s", 2).put("tag", underTag).build();
+    t.put(under);
+    assertThat(t.get(Key.of("ix", 2), ReadOptions.CONSISTENT)).contains(under);
+    assertThat(t.queryAll(Query.index("byTag").partition(str(underTag)).build()).toList())
+        .containsExactly(under);
+    assertThat(newBlobs()).isEmpty();
+  }
+
+  @Test
+  void noBlobOutlivesItsItemAfterOverwritesUpdatesAndDeletes() {
+    Table t = table(big, spec());
+    long max = driver().limits().maxItemBytes();
+    Key key = Key.of("life", 1);
+    t.put(bigItem("life", 1, 2 * max, max, 1));
+    assertThat(newBlobs()).hasSize(1);
+    Item second = bigItem("life", 1, 2 * max, max, 2);
+    t.put(second);
+    assertThat(newBlobs()).as("the replaced item's blob is gone").hasSize(1);
+    Item updated = t.update(key, Update.builder().set("small", "changed").build());
+    assertThat(updated).isEqualTo(second.toBuilder().put("small", "changed").build());
+    assertThat(t.get(key, ReadOptions.CONSISTENT)).contains(updated);
+    assertThat(newBlobs()).hasSize(1);
+    t.put(Item.builder().put("p", "life").put("s", 1).put("small", "tiny now").build());
+    assertThat(newBlobs()).as("overwritten by a small item").isEmpty();
+    t.put(bigItem("life", 1, 2 * max, max, 3));
+    t.delete(key);
+    assertThat(newBlobs()).as("deleted").isEmpty();
+
+    List<Item> batch = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      batch.add(bigItem("batch", i, 2 * max, max, 10 + i));
+    }
+    t.batchPut(batch);
+    assertThat(newBlobs()).hasSize(5);
+    t.batchDelete(batch.stream().map(i -> t.spec().keySchema().keyOf(i)).toList());
+    assertThat(newBlobs()).as("batch deleted").isEmpty();
+
+    t.batchPut(batch);
+    DeleteJob.Progress done =
+        t.deleteWhere(Query.partition("batch").build(), DeleteJob.Options.DEFAULT).run();
+    assertThat(done.deleted()).isEqualTo(5);
+    assertThat(done.blobsDeleted()).isEqualTo(5);
+    assertThat(newBlobs()).as("deleted by a job").isEmpty();
+
+    t.put(bigItem("drop", 1, 2 * max, max, 20));
+    assertThat(newBlobs()).hasSize(1);
+    big.dropTable("overflow");
+    assertThat(newBlobs()).as("dropped with the table").isEmpty();
+  }
+}
