@@ -38,6 +38,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
@@ -300,7 +301,8 @@ public final class DynamoDbDriver implements StorageDriver {
     }
 
     /**
-     * The driver.
+     * The driver. A client the driver builds has the SDK's own retries turned off: Stowage's core
+     * retries (with backoff) whatever is retryable, and retrying twice would multiply waits.
      *
      * @throws IllegalStateException if neither a client nor a region was given
      */
@@ -311,7 +313,10 @@ public final class DynamoDbDriver implements StorageDriver {
       if (region == null) {
         throw new IllegalStateException("give the driver a DynamoDbClient or a region");
       }
-      DynamoDbClientBuilder b = DynamoDbClient.builder().region(region);
+      DynamoDbClientBuilder b =
+          DynamoDbClient.builder()
+              .region(region)
+              .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry()));
       if (endpoint != null) {
         b.endpointOverride(endpoint);
       }

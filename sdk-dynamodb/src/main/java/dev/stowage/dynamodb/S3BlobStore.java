@@ -19,6 +19,7 @@ import java.util.Spliterators;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.regions.Region;
@@ -316,7 +317,8 @@ public final class S3BlobStore implements BlobStore {
     }
 
     /**
-     * The store.
+     * The store. A client the store builds has the SDK's own retries turned off, like the driver's:
+     * Stowage's core retries what is retryable.
      *
      * @throws IllegalStateException without a bucket, or without both a client and a region
      */
@@ -330,7 +332,11 @@ public final class S3BlobStore implements BlobStore {
       if (region == null) {
         throw new IllegalStateException("give the blob store an S3Client or a region");
       }
-      S3ClientBuilder b = S3Client.builder().region(region).forcePathStyle(forcePathStyle);
+      S3ClientBuilder b =
+          S3Client.builder()
+              .region(region)
+              .forcePathStyle(forcePathStyle)
+              .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry()));
       if (endpoint != null) {
         b.endpointOverride(endpoint);
       }

@@ -38,7 +38,8 @@ class DriverBuilderTest {
 
   @Test
   void needsAClientOrARegion() {
-    assertThatThrownBy(() -> DynamoDbDriver.builder().build()).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> DynamoDbDriver.builder().build())
+        .isInstanceOf(IllegalStateException.class);
     assertThatThrownBy(() -> DynamoDbDriver.builder().provisionedThroughput(0, 1))
         .isInstanceOf(IllegalArgumentException.class);
   }
