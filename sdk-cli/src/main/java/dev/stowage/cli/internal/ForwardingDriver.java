@@ -1,0 +1,111 @@
+package dev.stowage.cli.internal;
+
+import dev.stowage.item.Item;
+import dev.stowage.item.Key;
+import dev.stowage.query.Condition;
+import dev.stowage.query.Update;
+import dev.stowage.spi.BatchGetResult;
+import dev.stowage.spi.BatchWriteResult;
+import dev.stowage.spi.Capability;
+import dev.stowage.spi.DriverLimits;
+import dev.stowage.spi.DriverQuery;
+import dev.stowage.spi.DriverScan;
+import dev.stowage.spi.Expectation;
+import dev.stowage.spi.QueryResult;
+import dev.stowage.spi.StorageDriver;
+import dev.stowage.spi.StoredItem;
+import dev.stowage.spi.TableLayout;
+import dev.stowage.spi.TableRef;
+import dev.stowage.spi.TxOp;
+import dev.stowage.spi.WriteOp;
+import dev.stowage.spi.WriteResult;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/** A driver that forwards every call to another; subclasses override what they decorate. */
+public abstract class ForwardingDriver implements StorageDriver {
+  /** The driver calls go to. */
+  protected final StorageDriver delegate;
+
+  /** Forwards to {@code delegate}. */
+  protected ForwardingDriver(StorageDriver delegate) {
+    this.delegate = delegate;
+  }
+
+  @Override
+  public String name() {
+    return delegate.name();
+  }
+
+  @Override
+  public DriverLimits limits() {
+    return delegate.limits();
+  }
+
+  @Override
+  public Set<Capability> capabilities() {
+    return delegate.capabilities();
+  }
+
+  @Override
+  public void ensureTable(TableLayout layout) {
+    delegate.ensureTable(layout);
+  }
+
+  @Override
+  public void dropTable(TableRef table) {
+    delegate.dropTable(table);
+  }
+
+  @Override
+  public Optional<StoredItem> get(TableLayout table, Key key, boolean consistentRead) {
+    return delegate.get(table, key, consistentRead);
+  }
+
+  @Override
+  public BatchGetResult batchGet(TableLayout table, List<Key> keys, boolean consistentRead) {
+    return delegate.batchGet(table, keys, consistentRead);
+  }
+
+  @Override
+  public WriteResult put(TableLayout table, Item item, Expectation expect, boolean returnPrevious) {
+    return delegate.put(table, item, expect, returnPrevious);
+  }
+
+  @Override
+  public WriteResult delete(
+      TableLayout table, Key key, Expectation expect, boolean returnPrevious) {
+    return delegate.delete(table, key, expect, returnPrevious);
+  }
+
+  @Override
+  public BatchWriteResult batchWrite(TableLayout table, List<WriteOp> writes) {
+    return delegate.batchWrite(table, writes);
+  }
+
+  @Override
+  public QueryResult query(TableLayout table, DriverQuery query) {
+    return delegate.query(table, query);
+  }
+
+  @Override
+  public QueryResult scan(TableLayout table, DriverScan scan) {
+    return delegate.scan(table, scan);
+  }
+
+  @Override
+  public void transactWrite(List<TableLayout> layouts, List<TxOp> ops) {
+    delegate.transactWrite(layouts, ops);
+  }
+
+  @Override
+  public StoredItem updateNative(TableLayout table, Key key, Update update, Condition condition) {
+    return delegate.updateNative(table, key, update, condition);
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
+  }
+}
