@@ -1,5 +1,6 @@
 package dev.stowage.dynamodb.internal;
 
+import dev.stowage.InvalidRequestException;
 import dev.stowage.spi.StoredItem;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -12,7 +13,14 @@ public final class Stored {
   public static StoredItem of(Map<String, AttributeValue> item) {
     AttributeValue tok = item.get(Tokens.ATTRIBUTE);
     String token = tok != null && tok.s() != null ? tok.s() : Tokens.NONE;
-    return new StoredItem(AttributeMapper.itemFrom(item, Tokens.ATTRIBUTE), token);
+    try {
+      return new StoredItem(AttributeMapper.itemFrom(item, Tokens.ATTRIBUTE), token);
+    } catch (IllegalArgumentException e) {
+      // Written by another tool with something Stowage's item model cannot hold (a name over 255
+      // bytes, a number beyond 38 digits).
+      throw new InvalidRequestException(
+          "a stored item cannot be read as a Stowage item: " + e.getMessage(), e);
+    }
   }
 
   /** The native item to write: the item's attributes plus the token attribute. */
