@@ -38,7 +38,7 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  * by UTF-8 bytes, numbers numerically, binary unsigned), partitions never bleed into each other,
  * and paging with positions neither skips nor repeats, in both directions.
  */
-class KeyOrderProperties {
+class KeyOrderPropertyTest {
   private static final AtomicInteger TABLES = new AtomicInteger();
   private static DatastoreDriver driver;
 
@@ -52,7 +52,7 @@ class KeyOrderProperties {
     driver.close();
   }
 
-  @Property(tries = 8)
+  @Property(tries = 6)
   void stringSortKeys(
       @ForAll("strings") List<String> sorts, @ForAll("strings") List<String> parts) {
     check(
@@ -61,7 +61,7 @@ class KeyOrderProperties {
         parts);
   }
 
-  @Property(tries = 8)
+  @Property(tries = 6)
   void numberSortKeys(@ForAll("numbers") List<BigDecimal> sorts) {
     check(
         AttributeType.NUMBER,
@@ -69,7 +69,7 @@ class KeyOrderProperties {
         List.of("a"));
   }
 
-  @Property(tries = 8)
+  @Property(tries = 6)
   void binarySortKeys(
       @ForAll("binaries") List<byte[]> sorts, @ForAll("strings") List<String> parts) {
     check(
@@ -88,6 +88,19 @@ class KeyOrderProperties {
       Bytes b = Bytes.of(KeyNamesAccess.sevenBitGroups(sorted.get(i).toByteArray()));
       assertThat(Integer.signum(a.compareTo(b))).isEqualTo(Integer.signum(c));
       assertThat(c == 0 || !b.startsWith(a)).isTrue();
+    }
+  }
+
+  @Property(tries = 300)
+  void namesAreNeverReservedAndAlwaysAscii(
+      @ForAll("strings") List<String> parts, @ForAll("binaries") List<byte[]> sorts) {
+    for (String p : parts) {
+      for (byte[] s : sorts) {
+        String name =
+            dev.stowage.datastore.internal.KeyNames.name(
+                Key.of(AttributeValue.of(p), AttributeValue.of(s)));
+        assertThat(name).doesNotStartWith("__").matches("[-0-9A-Z_a-z]+");
+      }
     }
   }
 
@@ -186,7 +199,7 @@ class KeyOrderProperties {
             Arbitraries.strings().withChars('a', 'b', '\u0000', '\uffff', 'é').ofMaxLength(4),
             Arbitraries.strings().all().ofMaxLength(3),
             Arbitraries.of("😀", "\uD83D\uDE00a", "\uffff", "\uE000", "a\u0000", "a"));
-    return s.filter(KeyOrderProperties::validUtf16).list().ofMinSize(1).ofMaxSize(25);
+    return s.filter(KeyOrderPropertyTest::validUtf16).list().ofMinSize(1).ofMaxSize(25);
   }
 
   @Provide
@@ -214,7 +227,7 @@ class KeyOrderProperties {
                 new BigDecimal("0.11"),
                 new BigDecimal("-0.1"),
                 new BigDecimal("-0.11")));
-    return n.filter(KeyOrderProperties::portable).list().ofMinSize(1).ofMaxSize(25);
+    return n.filter(KeyOrderPropertyTest::portable).list().ofMinSize(1).ofMaxSize(25);
   }
 
   @Provide
