@@ -112,4 +112,32 @@ class LimitsTest {
     var read = driver.get(table, table.keySchema().keyOf(item), true).orElseThrow();
     assertThat(read.item()).isEqualTo(item);
   }
+
+  @Test
+  void longestKeysFitEvenInIndexEntries() {
+    TableLayout indexed =
+        Layouts.layout(
+            KeySchema.of("pk", AttributeType.STRING, "sk", AttributeType.STRING),
+            Layouts.index("byA"));
+    driver.ensureTable(indexed);
+    byte[] ix = new byte[(int) limits.maxIndexedValueBytes()];
+    java.util.Arrays.fill(ix, (byte) 0xFF);
+    Map<String, AttributeValue> m = new HashMap<>();
+    m.put("pk", AttributeValue.of("p".repeat(limits.maxPartitionKeyBytes())));
+    m.put("sk", AttributeValue.of("€".repeat(limits.maxSortKeyBytes() / 3)));
+    m.put("__ix_byA_p", AttributeValue.of(ix));
+    m.put("__ix_byA_s", AttributeValue.of(ix));
+    Item item = Item.ofStored(m);
+    driver.put(indexed, item, Expectation.ANY, false);
+    var q =
+        new dev.stowage.spi.DriverQuery(
+            "byA",
+            AttributeValue.of(ix),
+            dev.stowage.spi.KeyRange.ALL,
+            true,
+            10,
+            null,
+            true);
+    assertThat(driver.query(indexed, q).items()).hasSize(1);
+  }
 }
