@@ -20,7 +20,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -90,15 +90,17 @@ abstract class PagingContracts extends Contract {
     List<Item> originals = loadFeed(t, n);
     PageWalker walker = new PageWalker(t);
     Page newestFirst = t.query(Query.partition("feed").descending().limit(7).build());
-    AtomicBoolean readerDone = new AtomicBoolean();
+    // Writers keep inserting at the head until both readers are done (or their quota is used),
+    // so reading and inserting really overlap.
+    CountDownLatch readersDone = new CountDownLatch(2);
     int writers = 2;
-    int perWriter = 300;
+    int perWriter = 1_000;
     List<Callable<List<Item>>> tasks = new ArrayList<>();
     for (int w = 0; w < writers; w++) {
       final int writer = w;
       tasks.add(
           () -> {
-            for (int k = 0; k < perWriter; k++) {
+            for (int k = 0; k < perWriter && readersDone.getCount() > 0; k++) {
               t.put(feedItem(n + (long) k * writers + writer));
             }
             return List.of();
@@ -111,10 +113,17 @@ abstract class PagingContracts extends Contract {
             return PageWalker.concat(
                 walker.onward(first, false, (n + writers * perWriter) / 7 + 3));
           } finally {
-            readerDone.set(true);
+            readersDone.countDown();
           }
         });
-    tasks.add(() -> PageWalker.concat(walker.onward(newestFirst, true, n / 7 + 3)));
+    tasks.add(
+        () -> {
+          try {
+            return PageWalker.concat(walker.onward(newestFirst, true, n / 7 + 3));
+          } finally {
+            readersDone.countDown();
+          }
+        });
     List<List<Item>> results = Helpers.runConcurrently(tasks);
     List<Item> ascending = results.get(writers);
     assertThat(ascending.subList(0, n))
