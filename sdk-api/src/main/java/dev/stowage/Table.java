@@ -149,4 +149,15 @@ public interface Table {
    * @throws InvalidCursorException if the token is not valid for this table
    */
   MaintenanceJob resumeMaintenance(String resumeToken, MaintenanceJob.Options options);
+
+  /**
+   * Deletes this table's overflow blobs that no item references and that are older than the grace
+   * period (younger ones may belong to writes in flight). Walks the whole table.
+   *
+   * @param gracePeriod minimum age of a blob to be deleted, for example one hour
+   * @param dryRun only count the orphans
+   * @return what the sweep found and deleted
+   */
+  dev.stowage.overflow.OverflowSweeper.Report sweepOverflow(
+      java.time.Duration gracePeriod, boolean dryRun);
 }

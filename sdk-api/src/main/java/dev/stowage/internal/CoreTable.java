@@ -491,6 +491,58 @@ final class CoreTable implements Table {
     return new RewriteJob(this, state, options);
   }
 
+  @Override
+  public dev.stowage.overflow.OverflowSweeper.Report sweepOverflow(
+      Duration gracePeriod, boolean dryRun) {
+    if (shared.blobStore == null) {
+      throw new InvalidRequestException(
+          "this store has no blob store, so it has no overflow blobs");
+    }
+    return dev.stowage.overflow.OverflowSweeper.builder(shared.blobStore, ref)
+        .liveItems(this::storedItems)
+        .gracePeriod(gracePeriod)
+        .dryRun(dryRun)
+        .clock(shared.clock)
+        .build()
+        .run();
+  }
+
+  /** Every stored item of the table, read lazily in scan order. */
+  Stream<Item> storedItems() {
+    java.util.Iterator<Item> it =
+        new java.util.Iterator<>() {
+          private List<StoredItem> page = List.of();
+          private int i;
+          private Key after;
+          private boolean more = true;
+
+          @Override
+          public boolean hasNext() {
+            while (i >= page.size() && more) {
+              var scan = new dev.stowage.spi.DriverScan(500, after, true);
+              var r = shared.retrier.call(() -> shared.driver.scan(layout, scan));
+              page = r.items();
+              i = 0;
+              more = r.more() && !page.isEmpty();
+              if (!page.isEmpty()) {
+                after = spec.keySchema().keyOf(page.get(page.size() - 1).item());
+              }
+            }
+            return i < page.size();
+          }
+
+          @Override
+          public Item next() {
+            if (!hasNext()) {
+              throw new java.util.NoSuchElementException();
+            }
+            return page.get(i++).item();
+          }
+        };
+    return java.util.stream.StreamSupport.stream(
+        java.util.Spliterators.spliteratorUnknownSize(it, java.util.Spliterator.ORDERED), false);
+  }
+
   void requireCapability(Capability c, String why) {
     if (!shared.driver.capabilities().contains(c)) {
       throw new UnsupportedCapabilityException(c.name(), shared.driver.name() + " " + why);
