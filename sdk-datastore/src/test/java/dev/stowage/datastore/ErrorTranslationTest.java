@@ -1,6 +1,7 @@
 package dev.stowage.datastore;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.cloud.datastore.DatastoreException;
 import dev.stowage.ConditionFailedException;
@@ -55,6 +56,21 @@ class ErrorTranslationTest extends DriverTestBase {
     assertThat(translate(400, "FAILED_PRECONDITION", "no matching index found"))
         .isInstanceOf(InvalidRequestException.class);
     assertThat(translate(404, "NOT_FOUND", "no database")).isInstanceOf(NotFoundException.class);
+  }
+
+  @Test
+  void anUnreachableServiceIsUnavailable() throws Exception {
+    int port;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    try (DatastoreDriver nowhere =
+        DatastoreDriver.builder().projectId("test").emulatorHost("localhost:" + port).build()) {
+      TableLayout t = DriverTestBase.table("", AttributeType.STRING);
+      assertThatThrownBy(() -> nowhere.get(t, dev.stowage.item.Key.of("p", "s"), true))
+          .isInstanceOf(UnavailableException.class)
+          .hasCauseInstanceOf(DatastoreException.class);
+    }
   }
 
   @Test
