@@ -166,6 +166,10 @@ class InteropTest extends DriverTestBase {
     assertThat(raw.get("nul").nul()).isTrue();
     assertThat(raw.get("emptyList").l()).isEmpty();
     assertThat(raw.get("nested").m().get("inner").l()).hasSize(2);
+    // DynamoDB rejects empty names, also inside maps: an empty key is stored escaped.
+    assertThat(raw.get("nested").m().get("\uE000").s()).isEqualTo("empty key");
+    assertThat(raw.get("nested").m().get("\uE000\uE000").s()).isEqualTo("escape character key");
+    assertThat(raw.get("nested").m().get("odd name.with #chars").s()).isEmpty();
     assertThat(raw.get("ss").ss()).containsExactlyInAnyOrder("a", "b", "");
     assertThat(raw.get("ns").ns()).hasSize(3);
     assertThat(raw.get("bs").bs()).hasSize(2);

@@ -48,7 +48,13 @@ class ItemRoundTripTest extends DriverTestBase {
                     AttributeValue.map(Map.of("deep", AttributeValue.of(new BigDecimal("1.5")))),
                     AttributeValue.list(List.of())),
                 "odd name.with #chars",
-                AttributeValue.of(""))));
+                AttributeValue.of(""),
+                "",
+                AttributeValue.of("empty key"),
+                "\uE000",
+                AttributeValue.of("escape character key"),
+                "\uE000\uE000x",
+                AttributeValue.of(1))));
     m.put("ss", AttributeValue.stringSet("a", "b", ""));
     m.put(
         "ns",

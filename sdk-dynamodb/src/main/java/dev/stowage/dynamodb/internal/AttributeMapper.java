@@ -49,7 +49,10 @@ public final class AttributeMapper {
       return b.l(out).build();
     }
     if (v instanceof AttributeValue.MapValue m) {
-      return b.m(toNative(m.values())).build();
+      Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> out =
+          new HashMap<>(m.values().size() * 2);
+      m.values().forEach((k, e) -> out.put(escapeMapKey(k), toNative(e)));
+      return b.m(out).build();
     }
     if (v instanceof AttributeValue.StringSetValue ss) {
       return b.ss(new ArrayList<>(ss.values())).build();
@@ -146,7 +149,7 @@ public final class AttributeMapper {
       case M:
         {
           Map<String, AttributeValue> out = new HashMap<>(v.m().size() * 2);
-          v.m().forEach((k, e) -> out.put(k, fromNative(e)));
+          v.m().forEach((k, e) -> out.put(unescapeMapKey(k), fromNative(e)));
           return AttributeValue.map(out);
         }
       case SS:
@@ -166,6 +169,22 @@ public final class AttributeMapper {
       default:
         throw new InvalidRequestException("unsupported DynamoDB attribute type " + type);
     }
+  }
+
+  /**
+   * Marks an escaped key inside a map. DynamoDB rejects empty names, also as map keys, while
+   * Stowage maps may have an empty key: {@code ""} is stored as {@code "\uE000"} and a key that
+   * itself starts with U+E000 (a private-use character) gets one more in front. Every other key is
+   * stored as it is.
+   */
+  static final char MAP_KEY_ESCAPE = '\uE000';
+
+  static String escapeMapKey(String k) {
+    return k.isEmpty() || k.charAt(0) == MAP_KEY_ESCAPE ? MAP_KEY_ESCAPE + k : k;
+  }
+
+  static String unescapeMapKey(String k) {
+    return !k.isEmpty() && k.charAt(0) == MAP_KEY_ESCAPE ? k.substring(1) : k;
   }
 
   /** DynamoDB's number text: plain digits where short, scientific notation otherwise. */

@@ -16,8 +16,8 @@ import java.util.Map;
  *   <li>strings: UTF-8 bytes; binary: raw bytes; booleans and null: 1 byte;
  *   <li>numbers: 1 byte per two significant digits plus 1, counted here as {@code ceil(digits/2) +
  *       2} to stay on the safe side of DynamoDB's approximation;
- *   <li>lists and maps: 3 bytes plus, per element, 1 byte and the element (map keys count as
- *       names);
+ *   <li>lists and maps: 3 bytes plus, per element, 1 byte and the element (map keys count as names,
+ *       as stored: an empty key is stored as one 3-byte escape character);
  *   <li>sets: the sum of their elements;
  *   <li>every stored item also carries the driver's token attribute, which {@link #itemBytes}
  *       includes.
@@ -67,7 +67,7 @@ public final class DynamoSizeModel implements SizeModel {
     if (v instanceof AttributeValue.MapValue m) {
       long total = 3;
       for (Map.Entry<String, AttributeValue> e : m.values().entrySet()) {
-        total += 1 + utf8(e.getKey()) + valueBytes(e.getValue());
+        total += 1 + utf8(AttributeMapper.escapeMapKey(e.getKey())) + valueBytes(e.getValue());
       }
       return total;
     }

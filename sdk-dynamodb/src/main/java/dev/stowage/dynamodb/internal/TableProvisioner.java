@@ -1,6 +1,5 @@
 package dev.stowage.dynamodb.internal;
 
-import dev.stowage.IndexSpec;
 import dev.stowage.InvalidRequestException;
 import dev.stowage.KeySchema;
 import dev.stowage.UnavailableException;
@@ -187,16 +186,11 @@ public final class TableProvisioner {
   }
 
   /**
-   * KEYS_ONLY indexes still project the token attribute, so index query results carry a usable
-   * token.
+   * Every GSI projects ALL. A KEYS_ONLY index must still return the index's own source attributes
+   * and the token attribute, and an {@link IndexLayout} names only the synthesized attributes, so
+   * an INCLUDE projection cannot be derived from it; the core projects KEYS_ONLY results itself.
    */
   private static Projection projection(IndexLayout ix) {
-    if (ix.projection() == IndexSpec.Projection.KEYS_ONLY) {
-      return Projection.builder()
-          .projectionType(ProjectionType.INCLUDE)
-          .nonKeyAttributes(Tokens.ATTRIBUTE)
-          .build();
-    }
     return Projection.builder().projectionType(ProjectionType.ALL).build();
   }
 
@@ -242,7 +236,7 @@ public final class TableProvisioner {
           ix.sortAttribute(),
           ScalarAttributeType.B);
       ProjectionType pt = g.projection() == null ? null : g.projection().projectionType();
-      if (ix.projection() == IndexSpec.Projection.ALL && pt != ProjectionType.ALL) {
+      if (pt != ProjectionType.ALL) {
         problems.add("index '" + ix.name() + "' needs projection ALL but the GSI has " + pt);
       }
     }
