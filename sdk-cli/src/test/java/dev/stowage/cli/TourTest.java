@@ -11,7 +11,17 @@ class TourTest {
     assertThat(r.code()).as(r.err()).isZero();
     String out = r.out();
     assertThat(out)
-        .contains("Bidirectional cursor paging of a timeline")
+        .contains("1. Compressed and encrypted attributes")
+        .containsPattern("stored 'notes': +binary envelope")
+        .containsPattern("stored 'ssn': +binary envelope")
+        .contains("read back with the keys: ssn=123-45-6789, equal to what was written: true")
+        .contains("a store without the keys cannot read it")
+        .contains("2. A 2 MB item overflows to the blob store")
+        .contains("attributes [__ovf, id, title]")
+        .contains("read back: 2097152 bytes, equal: true (blobs read: 1)")
+        .contains("projection of 'title' only: scan.tiff (blobs read: 0)")
+        .contains("blobs: 1 written (2.0 MiB), 1 read, 1 deleted")
+        .contains("3. Bidirectional cursor paging of a timeline")
         .contains("request 1:")
         .contains("at=[10, 9, 8, 7]")
         .contains("hasBefore=true  hasAfter=false")
@@ -32,7 +42,7 @@ class TourTest {
         .contains("\"plan\":\"trial\"")
         .contains("is rejected")
         .containsPattern("cost: \\d+ requests \\(\\d+ reads, \\d+ writes, \\d+ queries\\)")
-        .contains("Tour complete: 5 steps");
+        .contains("Tour complete: 7 steps");
     String index =
         out.substring(out.indexOf("A multi-column index query"), out.indexOf("Idempotent"));
     assertThat(index)

@@ -3,8 +3,11 @@ package dev.stowage.cli.internal;
 import dev.stowage.memory.MemoryDriver;
 import dev.stowage.memory.MemoryLimits;
 import dev.stowage.overflow.BlobStore;
+import dev.stowage.overflow.FileBlobStore;
+import dev.stowage.overflow.MemoryBlobStore;
 import dev.stowage.spi.DriverLimits;
 import dev.stowage.spi.StorageDriver;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -14,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class Backends {
   private static final Map<String, MemoryDriver> MEMORY = new ConcurrentHashMap<>();
+  private static final Map<String, MemoryBlobStore> MEMORY_BLOBS = new ConcurrentHashMap<>();
 
   private Backends() {}
 
@@ -44,12 +48,39 @@ public final class Backends {
    * @throws CliException for an unknown scheme or bad parameters
    */
   public static BlobStore blobStore(StoreLocation loc) {
-    return CloudBackends.blobStore(loc);
+    switch (loc.scheme()) {
+      case "memory":
+        loc.allowOnly();
+        return new CountingBlobStore(
+            MEMORY_BLOBS.computeIfAbsent(
+                loc.authority().isEmpty() ? "default" : loc.authority(),
+                k -> new MemoryBlobStore()),
+            false);
+      case "file":
+        loc.allowOnly();
+        if (loc.path().isEmpty()) {
+          throw new CliException("file blob store needs a directory: file:///path/to/blobs");
+        }
+        return new FileBlobStore(Path.of(loc.path()));
+      default:
+        return CloudBackends.blobStore(loc);
+    }
+  }
+
+  /**
+   * The blob store a store gets when none is named: the in-memory store of the same name for {@code
+   * memory://} stores, none otherwise (oversized items then fail).
+   */
+  public static StoreLocation defaultBlobs(StoreLocation store) {
+    return store.scheme().equals("memory")
+        ? StoreLocation.parse("memory://" + store.param("store", "default"))
+        : null;
   }
 
   /** Forgets every in-memory store (tests). */
   public static void resetMemory() {
     MEMORY.clear();
+    MEMORY_BLOBS.clear();
     CloudBackends.resetMemory();
   }
 

@@ -10,6 +10,7 @@ import java.util.stream.Stream;
 /** A blob store decorator counting blobs and bytes written and read. Thread-safe. */
 public final class CountingBlobStore implements BlobStore {
   private final BlobStore delegate;
+  private final boolean closeDelegate;
   private final LongAdder puts = new LongAdder();
   private final LongAdder bytesPut = new LongAdder();
   private final LongAdder opens = new LongAdder();
@@ -17,7 +18,13 @@ public final class CountingBlobStore implements BlobStore {
 
   /** Wraps {@code delegate}; closing this closes it. */
   public CountingBlobStore(BlobStore delegate) {
+    this(delegate, true);
+  }
+
+  /** Wraps {@code delegate}; closing this closes it only if {@code closeDelegate}. */
+  public CountingBlobStore(BlobStore delegate, boolean closeDelegate) {
     this.delegate = delegate;
+    this.closeDelegate = closeDelegate;
   }
 
   /** The wrapped store. */
@@ -81,6 +88,8 @@ public final class CountingBlobStore implements BlobStore {
 
   @Override
   public void close() {
-    delegate.close();
+    if (closeDelegate) {
+      delegate.close();
+    }
   }
 }

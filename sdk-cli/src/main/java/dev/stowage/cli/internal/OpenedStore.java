@@ -3,6 +3,7 @@ package dev.stowage.cli.internal;
 import dev.stowage.Stowage;
 import dev.stowage.Table;
 import dev.stowage.TableSpec;
+import dev.stowage.codec.Codecs;
 import dev.stowage.overflow.BlobStore;
 import dev.stowage.spi.IndexLayout;
 import dev.stowage.spi.StorageDriver;
@@ -42,6 +43,9 @@ public final class OpenedStore implements AutoCloseable {
           Stowage.builder(driver).namespace(ns).cursorAead(CursorKeys.load(config.cursorKeyset()));
       if (blobs != null) {
         b.blobStore(blobs);
+      }
+      if (config.keyset() != null) {
+        b.codecs(Codecs.builder().keys(Keys.load(config.keyset())).build());
       }
       return new OpenedStore(config, b.build(), blobs);
     } catch (RuntimeException e) {

@@ -34,7 +34,7 @@ public record StoreConfig(
       StoreLocation loc = StoreLocation.parse(ref);
       return new StoreConfig(
           loc,
-          blobsFlag == null ? null : StoreLocation.parse(blobsFlag),
+          blobsFlag == null ? Backends.defaultBlobs(loc) : StoreLocation.parse(blobsFlag),
           keysetFlag,
           specFlag.spec(loc.authority()),
           null);
@@ -80,7 +80,11 @@ public record StoreConfig(
             ? null
             : file.toAbsolutePath().getParent().resolve((String) entry.get("cursorKeyset"));
     return new StoreConfig(
-        loc, blobs == null ? null : StoreLocation.parse(blobs), keyset, spec, cursorKeyset);
+        loc,
+        blobs == null ? Backends.defaultBlobs(loc) : StoreLocation.parse(blobs),
+        keyset,
+        spec,
+        cursorKeyset);
   }
 
   private static Map<?, ?> entry(Path file, String name) {

@@ -55,6 +55,10 @@ public final class Tour {
     this.driver = new CountingDriver(MemoryDriver.create());
     this.blobs = blobStore == null ? null : new CountingBlobStore(blobStore);
     this.store = factory.build(driver, blobs);
+    if (blobs != null) {
+      steps.add(step("Compressed and encrypted attributes", TourStorageSteps::codecs));
+      steps.add(step("A 2 MB item overflows to the blob store", TourStorageSteps::overflow));
+    }
     steps.add(step("Bidirectional cursor paging of a timeline", this::timeline));
     steps.add(step("A multi-column index query", this::multiColumnIndex));
     steps.add(step("Idempotent counters: the rate limiter", this::idempotentCounters));
@@ -86,6 +90,16 @@ public final class Tour {
   /** The store the tour runs on. */
   public Stowage store() {
     return store;
+  }
+
+  /** The counting driver under the store. */
+  public CountingDriver driver() {
+    return driver;
+  }
+
+  /** The counting blob store under the store, or null. */
+  public CountingBlobStore blobs() {
+    return blobs;
   }
 
   /** Prints one line of a step. */

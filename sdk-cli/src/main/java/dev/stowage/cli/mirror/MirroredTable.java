@@ -7,6 +7,7 @@ import dev.stowage.TableSpec;
 import dev.stowage.UnsupportedCapabilityException;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
+import dev.stowage.overflow.OverflowSweeper;
 import dev.stowage.query.Page;
 import dev.stowage.query.Query;
 import dev.stowage.query.ReadOptions;
@@ -330,6 +331,27 @@ public final class MirroredTable implements Table {
         a.elapsed().plus(b.elapsed()),
         done && b.done(),
         b.resumeToken());
+  }
+
+  /**
+   * Sweeps the old table's orphaned overflow blobs, then the new one's.
+   *
+   * @return the two reports' counts added up (prefix and cutoff of the old table)
+   */
+  @Override
+  public OverflowSweeper.Report sweepOverflow(Duration gracePeriod, boolean dryRun) {
+    OverflowSweeper.Report a = oldTable.sweepOverflow(gracePeriod, dryRun);
+    OverflowSweeper.Report b = newTable.sweepOverflow(gracePeriod, dryRun);
+    return new OverflowSweeper.Report(
+        a.prefix(),
+        dryRun,
+        a.cutoff(),
+        a.listed() + b.listed(),
+        a.referenced() + b.referenced(),
+        a.tooYoung() + b.tooYoung(),
+        a.orphaned() + b.orphaned(),
+        a.deleted() + b.deleted(),
+        a.bytesDeleted() + b.bytesDeleted());
   }
 
   /** Configures a {@link MirroredTable}; not thread-safe. */

@@ -56,9 +56,15 @@ public final class TableOptions {
               + " on first use).")
   Path cursorKeyset;
 
+  @Option(
+      names = "--keyset",
+      paramLabel = "FILE",
+      description = "Tink JSON keyset for encrypted attributes (needed to read or write them).")
+  Path keyset;
+
   /** Resolves the flags. */
   public StoreConfig resolve() {
-    StoreConfig c = StoreConfig.resolve(store, config, blobs, null, this::specFromFlags);
+    StoreConfig c = StoreConfig.resolve(store, config, blobs, keyset, this::specFromFlags);
     return cursorKeyset == null
         ? c
         : new StoreConfig(c.store(), c.blobs(), c.keyset(), c.spec(), cursorKeyset);
