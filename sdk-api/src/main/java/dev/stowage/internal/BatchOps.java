@@ -128,7 +128,7 @@ final class BatchOps {
     List<WriteOp> ops = new ArrayList<>();
     distinct.forEach(k -> ops.add(new WriteOp.Delete(k)));
     write(ops);
-    stored.values().forEach(s -> t.shared.overflow.release(t.ref, s.item()));
+    stored.values().forEach(s -> t.release(s.item()));
   }
 
   /** Applies writes in chunks, retrying unprocessed ones. */

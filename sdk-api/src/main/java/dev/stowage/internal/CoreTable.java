@@ -191,7 +191,19 @@ final class CoreTable implements Table {
       abandonIfDefinite(prepared, e);
       throw e;
     }
-    result.previous().ifPresent(p -> shared.overflow.release(ref, p.item()));
+    result.previous().ifPresent(p -> release(p.item()));
+  }
+
+  /**
+   * Deletes the blob of an item that was replaced or deleted. The write has already committed, so a
+   * blob store failure here must not fail it: the blob is left for the sweeper and counted.
+   */
+  void release(Item replaced) {
+    try {
+      shared.overflow.release(ref, replaced);
+    } catch (StowageException e) {
+      shared.metrics.releaseFailures.increment();
+    }
   }
 
   OverflowHandler.Prepared prepare(Item stored) {
@@ -230,7 +242,7 @@ final class CoreTable implements Table {
       shared.metrics.writes.increment();
       WriteResult r =
           shared.retrier.call(() -> shared.driver.delete(layout, key, Expectation.ANY, true));
-      r.previous().ifPresent(p -> shared.overflow.release(ref, p.item()));
+      r.previous().ifPresent(p -> release(p.item()));
       return r.previous().isPresent();
     }
     boolean[] deleted = {false};
@@ -406,7 +418,7 @@ final class CoreTable implements Table {
         backoff(attempt);
         continue;
       }
-      stored.ifPresent(s -> shared.overflow.release(ref, s.item()));
+      stored.ifPresent(s -> release(s.item()));
       return;
     }
   }

@@ -53,7 +53,7 @@ final class DeleteJobRunner implements DeleteJob {
         deleted += ops.size();
         for (StoredItem s : page.stored()) {
           if (s.item().has(OverflowHandler.POINTER_ATTRIBUTE)) {
-            t.shared.overflow.release(t.ref, s.item());
+            t.release(s.item());
             blobs++;
           }
         }

@@ -12,6 +12,7 @@ public final class Metrics {
   final LongAdder queries = new LongAdder();
   final LongAdder throttled = new LongAdder();
   final LongAdder casRetries = new LongAdder();
+  final LongAdder releaseFailures = new LongAdder();
 
   void throttled() {
     throttled.increment();
@@ -35,6 +36,13 @@ public final class Metrics {
   /** Requests the backend throttled. */
   public long throttledRequests() {
     return throttled.sum();
+  }
+
+  /**
+   * Old overflow blobs that could not be deleted after a committed write (left for the sweeper).
+   */
+  public long releaseFailures() {
+    return releaseFailures.sum();
   }
 
   /** Compare-and-set loops that had to re-read because of a concurrent write. */

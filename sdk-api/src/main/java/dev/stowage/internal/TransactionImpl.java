@@ -149,7 +149,7 @@ final class TransactionImpl implements Stowage.Transaction {
       for (int i = 0; i < ops.size(); i++) {
         StoredItem cur = currents.get(i);
         if (cur != null && ops.get(i).kind() != Kind.CHECK) {
-          shared.overflow.release(ops.get(i).table().ref, cur.item());
+          ops.get(i).table().release(cur.item());
         }
       }
       return;
