@@ -206,4 +206,22 @@ public abstract class ConformanceKit {
       return ConformanceKit.this;
     }
   }
+
+  /** Compressed and encrypted attributes. */
+  @Nested
+  class Codecs extends CodecContracts {
+    @Override
+    ConformanceKit kit() {
+      return ConformanceKit.this;
+    }
+  }
+
+  /** Overflow of oversized items to the blob store. */
+  @Nested
+  class Overflow extends OverflowContracts {
+    @Override
+    ConformanceKit kit() {
+      return ConformanceKit.this;
+    }
+  }
 }

@@ -22,7 +22,8 @@ public interface DriverFixture extends AutoCloseable {
 
   /**
    * The blob store oversized items overflow to; never null, the same instance on every call. A
-   * backend's real store (S3, GCS, Azure Blob on their emulators), or {@link InMemoryBlobStore}.
+   * backend's real store (S3, GCS, Azure Blob on their emulators), or {@link
+   * dev.stowage.overflow.MemoryBlobStore}.
    */
   BlobStore blobStore();
 

@@ -179,16 +179,36 @@ abstract class OverflowContracts extends Contract {
     assertThat(newBlobs()).hasSize(5);
     t.batchDelete(batch.stream().map(i -> t.spec().keySchema().keyOf(i)).toList());
     assertThat(newBlobs()).as("batch deleted").isEmpty();
+  }
 
+  @Test
+  void aDeleteJobRemovesTheBlobsOfWhatItDeletes() {
+    Table t = table(big, spec());
+    long max = driver().limits().maxItemBytes();
+    List<Item> batch = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      batch.add(bigItem("job", i, 2 * max, max, 30 + i));
+    }
     t.batchPut(batch);
+    t.put(bigItem("other", 1, 2 * max, max, 40));
+    assertThat(newBlobs()).hasSize(6);
     DeleteJob.Progress done =
-        t.deleteWhere(Query.partition("batch").build(), DeleteJob.Options.DEFAULT).run();
+        t.deleteWhere(
+                Query.partition("job").limit(2).build(), new DeleteJob.Options(0, 2, false, null))
+            .run();
     assertThat(done.deleted()).isEqualTo(5);
-    assertThat(done.blobsDeleted()).isEqualTo(5);
-    assertThat(newBlobs()).as("deleted by a job").isEmpty();
+    assertThat(newBlobs()).as("only the blob of the item the job did not match is left").hasSize(1);
+    assertThat(done.blobsDeleted()).as("the job reports the blobs it deleted").isEqualTo(5);
+    assertThat(t.get(Key.of("other", 1), ReadOptions.CONSISTENT)).isPresent();
+  }
 
+  @Test
+  void droppingATableRemovesItsBlobs() {
+    Table t = table(big, spec());
+    long max = driver().limits().maxItemBytes();
     t.put(bigItem("drop", 1, 2 * max, max, 20));
-    assertThat(newBlobs()).hasSize(1);
+    t.put(bigItem("drop", 2, 2 * max, max, 21));
+    assertThat(newBlobs()).hasSize(2);
     big.dropTable("overflow");
     assertThat(newBlobs()).as("dropped with the table").isEmpty();
   }

@@ -6,6 +6,7 @@ import static org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder.r
 
 import dev.stowage.memory.MemoryDriver;
 import dev.stowage.overflow.BlobStore;
+import dev.stowage.overflow.MemoryBlobStore;
 import dev.stowage.spi.Capability;
 import dev.stowage.spi.StorageDriver;
 import java.util.List;
@@ -26,7 +27,7 @@ class CapabilitySkipTest {
     @Override
     protected DriverFixture createFixture() {
       StorageDriver driver = MemoryDriver.builder().without(Capability.TRANSACTIONS).build();
-      BlobStore blobs = new InMemoryBlobStore();
+      BlobStore blobs = new MemoryBlobStore();
       return new DriverFixture() {
         @Override
         public StorageDriver driver() {

@@ -3,17 +3,14 @@ package dev.stowage.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.stowage.InvalidRequestException;
-import dev.stowage.UnavailableException;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
-import java.io.ByteArrayInputStream;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
-/** The kit's own parts: scale floors, the in-memory blob store, generators, the clock. */
+/** The kit's own parts: scale floors, generators, the clock. */
 class KitPartsTest {
 
   @Test
@@ -29,28 +26,12 @@ class KitPartsTest {
   }
 
   @Test
-  void inMemoryBlobStoreStoresListsAndDeletes() {
+  void theMutableClockMovesOnlyWhenTold() {
     MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
-    InMemoryBlobStore store = new InMemoryBlobStore(clock);
-    store.put("ns/a/1", new byte[] {1, 2, 3});
-    clock.advance(Duration.ofSeconds(5));
-    store.put("ns/a/2", new byte[0]);
-    store.put("ns/b/1", new byte[] {9});
-    assertThat(store.get("ns/a/1")).hasValueSatisfying(b -> assertThat(b).containsExactly(1, 2, 3));
-    assertThat(
-            store
-                .list("ns/a/")
-                .map(i -> i.key() + ":" + i.size() + ":" + i.lastModified())
-                .toList())
-        .containsExactly("ns/a/1:3:2026-01-01T00:00:00Z", "ns/a/2:0:2026-01-01T00:00:05Z");
-    store.delete("ns/a/1");
-    store.delete("ns/a/404");
-    assertThat(store.get("ns/a/1")).isEmpty();
-    assertThat(store.size()).isEqualTo(2);
-    assertThatThrownBy(() -> store.put("bad key!", new byte[0]))
-        .isInstanceOf(InvalidRequestException.class);
-    assertThatThrownBy(() -> store.put("short", new ByteArrayInputStream(new byte[2]), 3))
-        .isInstanceOf(UnavailableException.class);
+    assertThat(clock.instant()).isEqualTo(Instant.parse("2026-01-01T00:00:00Z"));
+    clock.advance(Duration.ofMinutes(5));
+    assertThat(clock.withZone(java.time.ZoneId.of("Europe/Paris")).instant())
+        .isEqualTo(Instant.parse("2026-01-01T00:05:00Z"));
   }
 
   @Test
