@@ -7,7 +7,9 @@ import dev.stowage.cli.internal.cmd.GetCommand;
 import dev.stowage.cli.internal.cmd.MigrateCommand;
 import dev.stowage.cli.internal.cmd.PutCommand;
 import dev.stowage.cli.internal.cmd.QueryCommand;
+import dev.stowage.cli.internal.cmd.ReencryptCommand;
 import dev.stowage.cli.internal.cmd.ScanCommand;
+import dev.stowage.cli.internal.cmd.SweepCommand;
 import dev.stowage.cli.internal.cmd.TourCommand;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -34,6 +36,8 @@ import picocli.CommandLine.Command;
       ScanCommand.class,
       DeleteWhereCommand.class,
       MigrateCommand.class,
+      SweepCommand.class,
+      ReencryptCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {
@@ -91,7 +95,10 @@ public final class Main implements Runnable {
           case "UnavailableException" -> "store unreachable: ";
           case "NotFoundException" -> "not found: ";
           case "ThrottledException" -> "throttled: ";
-          case "IntegrityException" -> "integrity check failed: ";
+          case "IntegrityException" ->
+              e.getMessage().contains("no keys")
+                  ? "missing keys (give --keyset FILE; --raw shows stored forms): "
+                  : "integrity check failed: ";
           default -> "";
         };
     String cause = e.getCause() == null ? "" : " (" + e.getCause().getMessage() + ")";
