@@ -14,9 +14,11 @@ import dev.stowage.item.AttributeType;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.overflow.BlobStore;
+import dev.stowage.overflow.OverflowSweeper;
 import dev.stowage.query.Query;
 import dev.stowage.query.ReadOptions;
 import dev.stowage.query.Update;
+import dev.stowage.spi.TableRef;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -211,5 +213,33 @@ abstract class OverflowContracts extends Contract {
     assertThat(newBlobs()).hasSize(2);
     big.dropTable("overflow");
     assertThat(newBlobs()).as("dropped with the table").isEmpty();
+  }
+
+  @Test
+  void theSweeperDeletesOnlyUnreferencedBlobs() {
+    String ns = kit().freshNamespace();
+    // The sweep's grace period is measured on the store's clock: a day ahead, every blob is old.
+    MutableClock clock =
+        new MutableClock(java.time.Instant.now().plus(java.time.Duration.ofDays(1)));
+    Stowage swept = kit().storeBuilder(ns).clock(clock).build();
+    Table t = table(swept, spec());
+    long max = driver().limits().maxItemBytes();
+    Item live = bigItem("live", 1, 2 * max, max, 50);
+    t.put(live);
+    String orphan =
+        OverflowSweeper.prefixOf(new TableRef(ns, spec().name())) + "orphan-written-by-hand";
+    kit().fixture().blobStore().put(orphan, new byte[] {1, 2, 3});
+
+    OverflowSweeper.Report dry = t.sweepOverflow(java.time.Duration.ofHours(1), true);
+    assertThat(dry.referenced()).as("the live item's blob").isEqualTo(1);
+    assertThat(dry.orphaned()).isEqualTo(1);
+    assertThat(dry.deleted()).isZero();
+    assertThat(kit().fixture().blobStore().get(orphan)).isPresent();
+
+    OverflowSweeper.Report real = t.sweepOverflow(java.time.Duration.ofHours(1), false);
+    assertThat(real.orphaned()).isEqualTo(1);
+    assertThat(real.deleted()).isEqualTo(1);
+    assertThat(kit().fixture().blobStore().get(orphan)).isEmpty();
+    assertThat(t.get(Key.of("live", 1), ReadOptions.CONSISTENT)).contains(live);
   }
 }
