@@ -94,6 +94,14 @@ class KeyProviderTest {
     // Still bound to its place.
     assertThatThrownBy(() -> codecs.decode("t", KEY, "b", AttributePolicy.ENCRYPTED, stored))
         .isInstanceOf(IntegrityException.class);
+    // An unreachable KMS: writes may be retried, reads say what may have happened.
+    kms.down = true;
+    assertThatThrownBy(() -> codecs.encode("t", KEY, "a", AttributePolicy.ENCRYPTED, VALUE))
+        .isInstanceOf(dev.stowage.UnavailableException.class)
+        .hasMessageContaining("KMS");
+    assertThatThrownBy(() -> codecs.decode("t", KEY, "a", AttributePolicy.ENCRYPTED, stored))
+        .isInstanceOf(IntegrityException.class)
+        .hasMessageContaining("KMS could not be reached");
   }
 
   @Test

@@ -31,6 +31,7 @@ public final class KeyRing {
   private final byte[] primaryPrefix;
   private final Integer primaryKeyId;
   private final String description;
+  private final boolean remote;
 
   private KeyRing(
       Aead aead,
@@ -38,8 +39,10 @@ public final class KeyRing {
       boolean hasUnprefixedKey,
       byte[] primaryPrefix,
       Integer primaryKeyId,
-      String description) {
+      String description,
+      boolean remote) {
     this.aead = aead;
+    this.remote = remote;
     this.prefixes = prefixes;
     this.hasUnprefixedKey = hasUnprefixedKey;
     this.primaryPrefix = primaryPrefix;
@@ -72,7 +75,8 @@ public final class KeyRing {
         unprefixed,
         primary == null ? new byte[0] : primary,
         keyset.getPrimary().getId(),
-        description);
+        description,
+        false);
   }
 
   /**
@@ -80,7 +84,7 @@ public final class KeyRing {
    * remote KMS resolves its own key versions). Such values never need re-encryption by Stowage.
    */
   public static KeyRing ofOpaqueAead(Aead aead, String description) {
-    return new KeyRing(aead, List.of(), true, new byte[0], null, description);
+    return new KeyRing(aead, List.of(), true, new byte[0], null, description, true);
   }
 
   private static byte[] prefixOf(com.google.crypto.tink.Key key) {
@@ -140,6 +144,11 @@ public final class KeyRing {
             | ((b[offset + 3] & 0xFF) << 8)
             | (b[offset + 4] & 0xFF);
     return Optional.of(id);
+  }
+
+  /** True if every operation calls a remote KMS, which may be unreachable. */
+  public boolean remote() {
+    return remote;
   }
 
   /** What the keys are, for messages (never key material). */
