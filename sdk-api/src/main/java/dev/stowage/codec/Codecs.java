@@ -35,6 +35,11 @@ import java.util.Optional;
  * returned. Writing an encrypted attribute without keys throws {@link InvalidRequestException}.
  * Null arguments throw {@link NullPointerException}.
  *
+ * <p>Callers pass every non-key attribute through {@link #encode} and {@link #decode}, whatever its
+ * current policy: a plain binary value may need escaping on write, and an attribute whose policy
+ * was relaxed may still hold envelopes. Key attributes and Stowage's reserved {@code __} attributes
+ * are never encoded.
+ *
  * <p>Immutable and thread-safe; native zstd contexts are pooled and shared across threads.
  */
 public final class Codecs {

@@ -1,6 +1,7 @@
 package dev.stowage.codec.internal;
 
 import com.google.crypto.tink.Aead;
+import com.google.crypto.tink.KeyStatus;
 import com.google.crypto.tink.KeysetHandle;
 import com.google.crypto.tink.RegistryConfiguration;
 import com.google.crypto.tink.aead.AeadConfig;
@@ -23,6 +24,14 @@ public final class KeyRing {
     } catch (GeneralSecurityException e) {
       throw new ExceptionInInitializerError(e);
     }
+  }
+
+  /**
+   * Registers Tink's AEAD key types (idempotent). Keysets must be parsed after this, or their keys
+   * are not recognised as AEAD keys.
+   */
+  public static void register() {
+    // The static initialiser does the work; calling this runs it.
   }
 
   private final Aead aead;
@@ -61,6 +70,9 @@ public final class KeyRing {
     List<byte[]> prefixes = new ArrayList<>();
     boolean unprefixed = false;
     for (int i = 0; i < keyset.size(); i++) {
+      if (keyset.getAt(i).getStatus() != KeyStatus.ENABLED) {
+        continue; // Tink does not decrypt with disabled keys: for us they are missing.
+      }
       byte[] p = prefixOf(keyset.getAt(i).getKey());
       if (p == null || p.length == 0) {
         unprefixed = true;
