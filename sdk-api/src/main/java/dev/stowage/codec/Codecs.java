@@ -32,8 +32,15 @@ import java.util.Optional;
  * <p>Errors: reading throws {@link IntegrityException}, naming the table, key and attribute, for a
  * wrong or missing key, tampered or truncated envelope, unknown format version, or a dictionary
  * that is not configured (named by id); no Tink or zstd exception escapes and no unverified data is
- * returned. Writing an encrypted attribute without keys throws {@link InvalidRequestException}.
- * Null arguments throw {@link NullPointerException}.
+ * returned. Writing an encrypted attribute without keys throws {@link InvalidRequestException};
+ * writing through a {@link KeyProvider#ofKmsEnvelope KMS envelope provider} whose KMS fails throws
+ * {@link dev.stowage.UnavailableException} (retryable). Null arguments throw {@link
+ * NullPointerException}.
+ *
+ * <p>Callers pass every non-key attribute through {@link #encode} and {@link #decode}, whatever its
+ * current policy: a plain binary value may need escaping on write, and an attribute whose policy
+ * was relaxed may still hold envelopes. Key attributes and Stowage's reserved {@code __} attributes
+ * are never encoded.
  *
  * <p>Immutable and thread-safe; native zstd contexts are pooled and shared across threads.
  */

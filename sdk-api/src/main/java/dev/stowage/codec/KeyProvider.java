@@ -4,6 +4,7 @@ import com.google.crypto.tink.Aead;
 import com.google.crypto.tink.InsecureSecretKeyAccess;
 import com.google.crypto.tink.KeysetHandle;
 import com.google.crypto.tink.KmsClient;
+import com.google.crypto.tink.RegistryConfiguration;
 import com.google.crypto.tink.TinkJsonProtoKeysetFormat;
 import com.google.crypto.tink.TinkProtoKeysetFormat;
 import com.google.crypto.tink.aead.KmsEnvelopeAead;
@@ -45,6 +46,10 @@ import java.util.Optional;
  * arguments. Key material never appears in messages or {@link #toString()}.
  */
 public final class KeyProvider {
+  static {
+    KeyRing.register();
+  }
+
   private final KeyRing ring;
 
   private KeyProvider(KeyRing ring) {
@@ -65,7 +70,9 @@ public final class KeyProvider {
   public static KeyProvider ofCleartextJsonKeyset(String json) {
     Objects.requireNonNull(json, "json");
     try {
-      KeysetHandle h = TinkJsonProtoKeysetFormat.parseKeyset(json, InsecureSecretKeyAccess.get());
+      KeysetHandle h =
+          TinkJsonProtoKeysetFormat.parseKeyset(
+              json, RegistryConfiguration.get(), InsecureSecretKeyAccess.get());
       return fromKeyset(h, "the cleartext keyset (" + h.size() + " keys)");
     } catch (GeneralSecurityException e) {
       throw new InvalidRequestException("not a valid Tink JSON keyset: " + e.getMessage(), e);
@@ -82,7 +89,9 @@ public final class KeyProvider {
       throw new InvalidRequestException("cannot read keyset file " + file + ": " + e, e);
     }
     try {
-      KeysetHandle h = TinkJsonProtoKeysetFormat.parseKeyset(json, InsecureSecretKeyAccess.get());
+      KeysetHandle h =
+          TinkJsonProtoKeysetFormat.parseKeyset(
+              json, RegistryConfiguration.get(), InsecureSecretKeyAccess.get());
       return fromKeyset(h, "keyset file " + file.getFileName() + " (" + h.size() + " keys)");
     } catch (GeneralSecurityException e) {
       throw new InvalidRequestException(
@@ -166,7 +175,9 @@ public final class KeyProvider {
       byte[] encrypted, Aead kek, byte[] associatedData, String description) {
     KeysetHandle h;
     try {
-      h = TinkProtoKeysetFormat.parseEncryptedKeyset(encrypted, kek, associatedData);
+      h =
+          TinkProtoKeysetFormat.parseEncryptedKeyset(
+              encrypted, kek, associatedData, RegistryConfiguration.get());
     } catch (GeneralSecurityException e) {
       throw new InvalidRequestException(
           "cannot decrypt " + description + " (wrong key-encryption key or corrupted keyset): " + e,

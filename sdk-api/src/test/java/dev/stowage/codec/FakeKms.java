@@ -20,6 +20,9 @@ final class FakeKms implements KmsClient {
   private final Map<String, Aead> keys = new ConcurrentHashMap<>();
   final AtomicInteger calls = new AtomicInteger();
 
+  /** While true, every remote call fails as an unreachable KMS would. */
+  volatile boolean down;
+
   FakeKms() {
     try {
       AeadConfig.register();
@@ -64,14 +67,22 @@ final class FakeKms implements KmsClient {
       @Override
       public byte[] encrypt(byte[] plaintext, byte[] ad) throws GeneralSecurityException {
         calls.incrementAndGet();
+        failIfDown();
         return key.encrypt(plaintext, ad);
       }
 
       @Override
       public byte[] decrypt(byte[] ciphertext, byte[] ad) throws GeneralSecurityException {
         calls.incrementAndGet();
+        failIfDown();
         return key.decrypt(ciphertext, ad);
       }
     };
+  }
+
+  private void failIfDown() throws GeneralSecurityException {
+    if (down) {
+      throw new GeneralSecurityException("connection refused");
+    }
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.crypto.tink.KeysetHandle;
+import com.google.crypto.tink.RegistryConfiguration;
 import com.google.crypto.tink.TinkProtoKeysetFormat;
 import dev.stowage.AttributePolicy;
 import dev.stowage.IntegrityException;
@@ -44,7 +45,8 @@ class KeyProviderTest {
     String uri = "fake-kms://keyset-kek";
     KeysetHandle keyset = TestKeys.fresh();
     byte[] encrypted =
-        TinkProtoKeysetFormat.serializeEncryptedKeyset(keyset, kms.getAead(uri), new byte[0]);
+        TinkProtoKeysetFormat.serializeEncryptedKeyset(
+            keyset, kms.getAead(uri), new byte[0], RegistryConfiguration.get());
     kms.calls.set(0);
     KeyProvider p = KeyProvider.ofKmsEncryptedKeyset(kms, uri, encrypted);
     assertThat(kms.calls.get()).isEqualTo(1);
@@ -73,7 +75,9 @@ class KeyProviderTest {
     var kek = kms.getAead("fake-kms://kek");
     KeysetHandle keyset = TestKeys.fresh();
     byte[] ad = "stowage keyset".getBytes(StandardCharsets.UTF_8);
-    byte[] encrypted = TinkProtoKeysetFormat.serializeEncryptedKeyset(keyset, kek, ad);
+    byte[] encrypted =
+        TinkProtoKeysetFormat.serializeEncryptedKeyset(
+            keyset, kek, ad, RegistryConfiguration.get());
     roundTrip(KeyProvider.ofEncryptedKeyset(encrypted, kek, ad), KeyProvider.ofKeyset(keyset));
     assertThatThrownBy(() -> KeyProvider.ofEncryptedKeyset(encrypted, kek, new byte[0]))
         .isInstanceOf(InvalidRequestException.class);
@@ -94,6 +98,14 @@ class KeyProviderTest {
     // Still bound to its place.
     assertThatThrownBy(() -> codecs.decode("t", KEY, "b", AttributePolicy.ENCRYPTED, stored))
         .isInstanceOf(IntegrityException.class);
+    // An unreachable KMS: writes may be retried, reads say what may have happened.
+    kms.down = true;
+    assertThatThrownBy(() -> codecs.encode("t", KEY, "a", AttributePolicy.ENCRYPTED, VALUE))
+        .isInstanceOf(dev.stowage.UnavailableException.class)
+        .hasMessageContaining("KMS");
+    assertThatThrownBy(() -> codecs.decode("t", KEY, "a", AttributePolicy.ENCRYPTED, stored))
+        .isInstanceOf(IntegrityException.class)
+        .hasMessageContaining("KMS could not be reached");
   }
 
   @Test
@@ -101,7 +113,7 @@ class KeyProviderTest {
     KeysetHandle mac =
         KeysetHandle.generateNew(
             com.google.crypto.tink.mac.PredefinedMacParameters.HMAC_SHA256_128BITTAG,
-            com.google.crypto.tink.RegistryConfiguration.get());
+            RegistryConfiguration.get());
     assertThatThrownBy(() -> KeyProvider.ofKeyset(mac))
         .isInstanceOf(InvalidRequestException.class)
         .hasMessageContaining("AEAD");

@@ -46,7 +46,8 @@ final class TestKeys {
 
   static KeysetHandle parse(String json) {
     try {
-      return TinkJsonProtoKeysetFormat.parseKeyset(json, InsecureSecretKeyAccess.get());
+      return TinkJsonProtoKeysetFormat.parseKeyset(
+          json, RegistryConfiguration.get(), InsecureSecretKeyAccess.get());
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
     }
@@ -54,7 +55,8 @@ final class TestKeys {
 
   static String json(KeysetHandle h) {
     try {
-      return TinkJsonProtoKeysetFormat.serializeKeyset(h, InsecureSecretKeyAccess.get());
+      return TinkJsonProtoKeysetFormat.serializeKeyset(
+          h, RegistryConfiguration.get(), InsecureSecretKeyAccess.get());
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
     }

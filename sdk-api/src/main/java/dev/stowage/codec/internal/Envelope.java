@@ -37,15 +37,7 @@ public final class Envelope {
   /** Magic, version and flags. */
   public static final int FIXED_HEADER = 4;
 
-  /** Largest dictionary id: ids are positive 31-bit integers. */
-  public static final long MAX_DICTIONARY_ID = Integer.MAX_VALUE;
-
   private Envelope() {}
-
-  /** True if {@code b} starts with the envelope magic; such values are always read as envelopes. */
-  public static boolean hasMagic(byte[] b) {
-    return b.length >= 2 && b[0] == MAGIC_0 && b[1] == MAGIC_1;
-  }
 
   /** Length of the header for the given dictionary id (0 for none). */
   public static int headerLength(int dictionaryId) {
@@ -129,7 +121,7 @@ public final class Envelope {
   }
 
   /**
-   * Parses the header of a value that {@link #hasMagic has the magic}.
+   * Parses the header of a value that starts with the magic.
    *
    * @throws FormatException with a message saying what is wrong
    */

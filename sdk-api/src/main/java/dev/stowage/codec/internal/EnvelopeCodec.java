@@ -3,6 +3,7 @@ package dev.stowage.codec.internal;
 import dev.stowage.AttributePolicy;
 import dev.stowage.IntegrityException;
 import dev.stowage.InvalidRequestException;
+import dev.stowage.UnavailableException;
 import dev.stowage.codec.internal.Envelope.FormatException;
 import dev.stowage.codec.internal.Envelope.Header;
 import dev.stowage.item.AttributeValue;
@@ -84,8 +85,11 @@ public final class EnvelopeCodec {
     try {
       ciphertext = keys.encrypt(payload, Serial.associatedData(header, table, key, attribute));
     } catch (GeneralSecurityException e) {
-      throw new InvalidRequestException(
-          where(table, key, attribute) + "encryption failed with " + keys.description(), e);
+      String m = where(table, key, attribute) + "encryption failed with " + keys.description();
+      if (keys.remote()) {
+        throw new UnavailableException(m + " (the KMS could not be used)", e);
+      }
+      throw new InvalidRequestException(m, e);
     }
     byte[] out = new byte[header.length + ciphertext.length];
     System.arraycopy(header, 0, out, 0, header.length);
@@ -209,7 +213,8 @@ public final class EnvelopeCodec {
               + "decryption failed with "
               + keys.description()
               + ": wrong key, tampered ciphertext, or a value copied from another table, item or"
-              + " attribute",
+              + " attribute"
+              + (keys.remote() ? " (or the KMS could not be reached)" : ""),
           e);
     }
     if (h.compressed()) {

@@ -1,6 +1,7 @@
 package dev.stowage.codec.internal;
 
 import com.google.crypto.tink.Aead;
+import com.google.crypto.tink.KeyStatus;
 import com.google.crypto.tink.KeysetHandle;
 import com.google.crypto.tink.RegistryConfiguration;
 import com.google.crypto.tink.aead.AeadConfig;
@@ -25,12 +26,21 @@ public final class KeyRing {
     }
   }
 
+  /**
+   * Registers Tink's AEAD key types (idempotent). Keysets must be parsed after this, or their keys
+   * are not recognised as AEAD keys.
+   */
+  public static void register() {
+    // The static initialiser does the work; calling this runs it.
+  }
+
   private final Aead aead;
   private final List<byte[]> prefixes;
   private final boolean hasUnprefixedKey;
   private final byte[] primaryPrefix;
   private final Integer primaryKeyId;
   private final String description;
+  private final boolean remote;
 
   private KeyRing(
       Aead aead,
@@ -38,8 +48,10 @@ public final class KeyRing {
       boolean hasUnprefixedKey,
       byte[] primaryPrefix,
       Integer primaryKeyId,
-      String description) {
+      String description,
+      boolean remote) {
     this.aead = aead;
+    this.remote = remote;
     this.prefixes = prefixes;
     this.hasUnprefixedKey = hasUnprefixedKey;
     this.primaryPrefix = primaryPrefix;
@@ -58,6 +70,9 @@ public final class KeyRing {
     List<byte[]> prefixes = new ArrayList<>();
     boolean unprefixed = false;
     for (int i = 0; i < keyset.size(); i++) {
+      if (keyset.getAt(i).getStatus() != KeyStatus.ENABLED) {
+        continue; // Tink does not decrypt with disabled keys: for us they are missing.
+      }
       byte[] p = prefixOf(keyset.getAt(i).getKey());
       if (p == null || p.length == 0) {
         unprefixed = true;
@@ -72,7 +87,8 @@ public final class KeyRing {
         unprefixed,
         primary == null ? new byte[0] : primary,
         keyset.getPrimary().getId(),
-        description);
+        description,
+        false);
   }
 
   /**
@@ -80,7 +96,7 @@ public final class KeyRing {
    * remote KMS resolves its own key versions). Such values never need re-encryption by Stowage.
    */
   public static KeyRing ofOpaqueAead(Aead aead, String description) {
-    return new KeyRing(aead, List.of(), true, new byte[0], null, description);
+    return new KeyRing(aead, List.of(), true, new byte[0], null, description, true);
   }
 
   private static byte[] prefixOf(com.google.crypto.tink.Key key) {
@@ -140,6 +156,11 @@ public final class KeyRing {
             | ((b[offset + 3] & 0xFF) << 8)
             | (b[offset + 4] & 0xFF);
     return Optional.of(id);
+  }
+
+  /** True if every operation calls a remote KMS, which may be unreachable. */
+  public boolean remote() {
+    return remote;
   }
 
   /** What the keys are, for messages (never key material). */

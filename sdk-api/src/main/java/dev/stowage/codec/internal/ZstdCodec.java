@@ -124,11 +124,6 @@ public final class ZstdCodec {
     return out;
   }
 
-  /** True if {@code id} is a configured dictionary. */
-  public boolean hasDictionary(int id) {
-    return dictionaries.containsKey(id);
-  }
-
   private Dict dict(int id) {
     Dict d = dictionaries.get(id);
     if (d == null) {
