@@ -57,14 +57,21 @@ import java.util.concurrent.atomic.AtomicInteger;
  * #fromConnectionString} does), or requests are retried twice.
  */
 public final class AzureTablesDriver implements StorageDriver {
+  /**
+   * Largest key or indexed value, in bytes: an index entry's RowKey holds an index sort value, the
+   * item's partition and sort values (each at most 160 characters once encoded) and a nonce, which
+   * must stay within {@value AzureKeys#MAX_KEY_CHARS} characters.
+   */
+  private static final int KEY_BYTES = 120;
+
   private static final DriverLimits LIMITS =
       new DriverLimits(
           1024 * 1024,
           64 * 1024,
           252,
-          96,
-          128,
-          128,
+          KEY_BYTES,
+          KEY_BYTES,
+          KEY_BYTES,
           100,
           100,
           Batches.MAX_ACTIONS / 2,

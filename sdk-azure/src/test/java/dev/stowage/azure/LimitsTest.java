@@ -131,13 +131,7 @@ class LimitsTest {
     driver.put(indexed, item, Expectation.ANY, false);
     var q =
         new dev.stowage.spi.DriverQuery(
-            "byA",
-            AttributeValue.of(ix),
-            dev.stowage.spi.KeyRange.ALL,
-            true,
-            10,
-            null,
-            true);
+            "byA", AttributeValue.of(ix), dev.stowage.spi.KeyRange.ALL, true, 10, null, true);
     assertThat(driver.query(indexed, q).items()).hasSize(1);
   }
 }
