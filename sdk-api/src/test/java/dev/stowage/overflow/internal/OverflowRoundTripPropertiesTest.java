@@ -45,7 +45,7 @@ class OverflowRoundTripPropertiesTest {
           FitPlanner.withPointer(
               Item.ofStored(pinned),
               List.of(),
-              Pointer.upperBound(BlobKeys.newKey(TABLE), List.copyOf(item.names())));
+              Pointer.upperBound(BlobKeys.newKey(TABLE), List.of(), false));
       assertThat(
               FitPlanner.violation(limits, rest) != null
                   || e.getMessage().contains("indexed attribute"))
