@@ -171,9 +171,9 @@ final class FitPlanner {
     throw new ItemTooLargeException(
         "item of table "
             + table
-            + " cannot be stored even with "
-            + (candidates.isEmpty() ? "no movable attribute" : "all movable attributes")
-            + " in the blob store: its key, indexed and reserved attributes alone break the"
+            + " cannot be made to fit by moving attributes to the blob store ("
+            + candidates.size()
+            + " movable): its key, indexed and reserved attributes alone break the"
             + " backend's limits ("
             + last
             + ")");

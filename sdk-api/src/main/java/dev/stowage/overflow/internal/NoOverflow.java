@@ -21,7 +21,7 @@ public final class NoOverflow implements OverflowHandler {
   /** The shared instance. */
   public static final NoOverflow INSTANCE = new NoOverflow();
 
-  /** Prefer {@link #INSTANCE}; public so the core can also construct it reflectively. */
+  /** Equivalent to {@link #INSTANCE}. */
   public NoOverflow() {}
 
   @Override

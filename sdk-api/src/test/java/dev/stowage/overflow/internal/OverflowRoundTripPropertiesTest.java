@@ -27,7 +27,7 @@ class OverflowRoundTripPropertiesTest {
   private final MemoryBlobStore store = new MemoryBlobStore();
   private final BlobOverflow overflow = new BlobOverflow(store);
 
-  @Property(tries = 200)
+  @Property(tries = 150)
   void prepareThenRestoreGivesTheItemBack(
       @ForAll("items") Item item, @ForAll("limits") DriverLimits limits) {
     Prepared p;
