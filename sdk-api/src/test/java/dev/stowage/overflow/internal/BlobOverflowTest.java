@@ -15,6 +15,7 @@ import dev.stowage.internal.OverflowHandler.Prepared;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;
 import dev.stowage.item.Item;
+import dev.stowage.overflow.BlobStore;
 import dev.stowage.overflow.FaultyBlobStore;
 import dev.stowage.overflow.FaultyBlobStore.Op;
 import dev.stowage.overflow.MemoryBlobStore;
@@ -330,6 +331,51 @@ class BlobOverflowTest {
     Item restored = overflow.restore(TABLE, p.item(), Set.of("attribute_with_a_long_name_100"));
     assertThat(restored.equals(item)).as("restored item equals the original").isTrue();
     assertThat(store.calls(Op.OPEN)).isEqualTo(1);
+  }
+
+  @Test
+  void connectionDroppedMidBlobIsRetryableAndReturnsNothingUnverified() {
+    Prepared p =
+        overflow.prepare(TABLE, SPEC, limits, item("a", attrs("big", randomBytes(60_000, 1))));
+    BlobStore dropping =
+        new BlobStore() {
+          @Override
+          public void put(String key, java.io.InputStream data, long length) {
+            memory.put(key, data, length);
+          }
+
+          @Override
+          public java.util.Optional<java.io.InputStream> open(String key) {
+            byte[] all = memory.get(key).orElseThrow();
+            return java.util.Optional.of(
+                new java.io.FilterInputStream(new java.io.ByteArrayInputStream(all)) {
+                  private int served;
+
+                  @Override
+                  public int read(byte[] b, int off, int len) throws java.io.IOException {
+                    if (served > 30_000) {
+                      throw new java.io.IOException("connection reset");
+                    }
+                    int n = super.read(b, off, Math.min(len, 1000));
+                    served += Math.max(n, 0);
+                    return n;
+                  }
+                });
+          }
+
+          @Override
+          public void delete(String key) {
+            memory.delete(key);
+          }
+
+          @Override
+          public java.util.stream.Stream<BlobInfo> list(String prefix) {
+            return memory.list(prefix);
+          }
+        };
+    assertThatThrownBy(() -> new BlobOverflow(dropping).restore(TABLE, p.item(), null))
+        .isInstanceOf(dev.stowage.UnavailableException.class)
+        .hasRootCauseMessage("connection reset");
   }
 
   private static int indexOf(byte[] hay, byte[] needle) {
