@@ -7,11 +7,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
@@ -126,8 +130,9 @@ public final class FileBlobStore implements BlobStore {
   /**
    * {@inheritDoc}
    *
-   * <p>The listing walks the directory lazily; blobs written or deleted meanwhile may or may not
-   * appear.
+   * <p>The listing walks the directory of the prefix before returning, so it is a snapshot; blobs
+   * written or deleted meanwhile may or may not appear, and a blob deleted during the walk is
+   * skipped rather than failing the listing.
    */
   @Override
   public Stream<BlobInfo> list(String prefix) {
@@ -137,30 +142,43 @@ public final class FileBlobStore implements BlobStore {
     if (!Files.isDirectory(start)) {
       return Stream.empty();
     }
+    List<BlobInfo> found = new ArrayList<>();
     try {
-      return Files.walk(start)
-          .filter(p -> !p.startsWith(temp))
-          .map(this::info)
-          .flatMap(Optional::stream)
-          .filter(b -> b.key().startsWith(prefix));
+      Files.walkFileTree(
+          start,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+              return dir.equals(temp) ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+              if (attrs.isRegularFile()) {
+                String key = keyOf(file);
+                if (key.startsWith(prefix)) {
+                  found.add(new BlobInfo(key, attrs.size(), attrs.lastModifiedTime().toInstant()));
+                }
+              }
+              return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+              if (e instanceof NoSuchFileException) {
+                return FileVisitResult.CONTINUE; // deleted while we walked
+              }
+              throw e;
+            }
+          });
     } catch (IOException e) {
       throw new UnavailableException("listing blobs under " + start + " failed", e);
     }
+    return found.stream();
   }
 
-  private Optional<BlobInfo> info(Path p) {
-    try {
-      BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
-      if (!a.isRegularFile()) {
-        return Optional.empty();
-      }
-      String key = root.relativize(p).toString().replace(p.getFileSystem().getSeparator(), "/");
-      return Optional.of(new BlobInfo(key, a.size(), a.lastModifiedTime().toInstant()));
-    } catch (NoSuchFileException e) {
-      return Optional.empty();
-    } catch (IOException e) {
-      throw new UnavailableException("reading the attributes of " + p + " failed", e);
-    }
+  private String keyOf(Path file) {
+    return root.relativize(file).toString().replace(file.getFileSystem().getSeparator(), "/");
   }
 
   private Path resolve(String key) {

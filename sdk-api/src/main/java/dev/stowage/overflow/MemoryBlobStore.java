@@ -54,15 +54,17 @@ public final class MemoryBlobStore implements BlobStore {
     if (length < 0 || length > Integer.MAX_VALUE - 8) {
       throw new InvalidRequestException("blob length " + length + " is out of range");
     }
-    byte[] bytes;
+    // Read straight into an array of the final size: no second copy of a large blob.
+    byte[] bytes = new byte[(int) length];
+    int read;
     try {
-      bytes = data.readNBytes((int) length);
+      read = data.readNBytes(bytes, 0, bytes.length);
     } catch (IOException e) {
       throw new UnavailableException("reading the data of blob " + key + " failed", e);
     }
-    if (bytes.length != length) {
+    if (read != length) {
       throw new InvalidRequestException(
-          "data of blob " + key + " ended after " + bytes.length + " of " + length + " bytes");
+          "data of blob " + key + " ended after " + read + " of " + length + " bytes");
     }
     blobs.put(key, new Blob(bytes, clock.instant()));
   }

@@ -84,4 +84,31 @@ class FileBlobStoreTest extends BlobStoreContract {
     store().delete("d");
     assertThat(store().get("d/x")).isPresent();
   }
+
+  @Test
+  void listingWhileBlobsAreDeletedNeverFails() throws Exception {
+    for (int i = 0; i < 300; i++) {
+      store().put("t/k" + i, new byte[10]);
+    }
+    Thread deleter =
+        new Thread(
+            () -> {
+              for (int i = 0; i < 300; i++) {
+                store.delete("t/k" + i);
+              }
+            });
+    deleter.start();
+    try {
+      while (deleter.isAlive()) {
+        try (Stream<BlobStore.BlobInfo> l = store().list("t/")) {
+          assertThat(l.count()).isBetween(0L, 300L);
+        }
+      }
+    } finally {
+      deleter.join();
+    }
+    try (Stream<BlobStore.BlobInfo> l = store().list("t/")) {
+      assertThat(l).isEmpty();
+    }
+  }
 }

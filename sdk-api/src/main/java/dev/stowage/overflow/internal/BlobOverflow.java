@@ -73,7 +73,12 @@ public final class BlobOverflow implements OverflowHandler {
             });
     BlobBody body = BlobBody.of(moved);
     Pointer pointer =
-        new Pointer(plan.blobKey(), body.length(), Bytes.wrap(body.sha256Digest()), plan.moved());
+        new Pointer(
+            plan.blobKey(),
+            body.length(),
+            Bytes.wrap(body.sha256Digest()),
+            plan.namesListed() ? plan.moved() : List.of(),
+            plan.namesListed());
     Item stored = FitPlanner.withPointer(encoded, plan.moved(), pointer);
     String stillTooBig = FitPlanner.violation(limits, stored);
     if (stillTooBig != null) {
@@ -104,7 +109,7 @@ public final class BlobOverflow implements OverflowHandler {
       return stored;
     }
     Pointer pointer = Pointer.parse(raw, table.toString());
-    if (!needsFetch(pointer, needed)) {
+    if (!pointer.mayHoldAny(needed, stored)) {
       return withoutPointer(stored);
     }
     return merge(table, stored, pointer, fetch(table, pointer));
@@ -120,7 +125,7 @@ public final class BlobOverflow implements OverflowHandler {
       if (raw == null) {
         continue;
       }
-      if (needsFetch(Pointer.parse(raw, table.toString()), needed)) {
+      if (Pointer.parse(raw, table.toString()).mayHoldAny(needed, item)) {
         toFetch.add(i);
       } else {
         out.set(i, withoutPointer(item));
@@ -186,18 +191,6 @@ public final class BlobOverflow implements OverflowHandler {
         : Optional.empty();
   }
 
-  private static boolean needsFetch(Pointer pointer, Set<String> needed) {
-    if (needed == null) {
-      return true;
-    }
-    for (String name : pointer.names()) {
-      if (needed.contains(name)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   private static Item withoutPointer(Item stored) {
     Map<String, AttributeValue> rest = new LinkedHashMap<>(stored.attributes());
     rest.remove(POINTER_ATTRIBUTE);
@@ -227,7 +220,11 @@ public final class BlobOverflow implements OverflowHandler {
 
   private static Item merge(
       TableRef table, Item stored, Pointer pointer, Map<String, AttributeValue> values) {
-    if (!values.keySet().equals(new HashSet<>(pointer.names()))) {
+    boolean consistent =
+        pointer.namesListed()
+            ? values.keySet().equals(new HashSet<>(pointer.names()))
+            : !values.isEmpty();
+    if (!consistent) {
       throw new IntegrityException(
           "overflow blob "
               + pointer.blobKey()
@@ -236,7 +233,7 @@ public final class BlobOverflow implements OverflowHandler {
               + " holds "
               + values.keySet()
               + " but its pointer names "
-              + pointer.names());
+              + pointer.describeNames());
     }
     Map<String, AttributeValue> all = new LinkedHashMap<>(stored.attributes());
     all.remove(POINTER_ATTRIBUTE);

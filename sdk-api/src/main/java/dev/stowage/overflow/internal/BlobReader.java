@@ -190,14 +190,16 @@ final class BlobReader {
   }
 
   private byte[] exactly(int n) throws IOException, FormatException {
-    byte[] b;
+    // Read straight into the value's final array (readNBytes(int) would buffer a second copy).
+    byte[] b = new byte[n];
+    int read;
     try {
-      b = in.readNBytes(n);
+      read = in.readNBytes(b, 0, n);
     } catch (EOFException e) {
       throw new FormatException("truncated at offset " + pos);
     }
-    if (b.length != n) {
-      throw new FormatException("truncated at offset " + (pos + b.length));
+    if (read != n) {
+      throw new FormatException("truncated at offset " + (pos + read));
     }
     digest.update(b);
     pos += n;

@@ -30,8 +30,11 @@ final class FitPlanner {
 
   private FitPlanner() {}
 
-  /** Which attributes move, and the key of the blob they move to. */
-  record Plan(String blobKey, List<String> moved) {}
+  /**
+   * Which attributes move, the key of the blob they move to, and whether the pointer lists them (it
+   * does unless the list itself would break a limit).
+   */
+  record Plan(String blobKey, List<String> moved, boolean namesListed) {}
 
   /**
    * Checks the limits an item can only meet by itself: indexed values no larger than {@code
@@ -154,18 +157,23 @@ final class FitPlanner {
       for (int i = 0; i < n; i++) {
         moved.add(candidates.get(i).name());
       }
-      Item rest = withPointer(item, moved, Pointer.upperBound(blobKey, moved));
-      last = violation(limits, rest);
+      last = violation(limits, withPointer(item, moved, Pointer.upperBound(blobKey, moved, true)));
       if (last == null) {
-        return new Plan(blobKey, moved);
+        return new Plan(blobKey, moved, true);
+      }
+      // Very wide items: a pointer without the names costs a blob fetch on every projection
+      // that needs an absent attribute, but keeps the pointer small.
+      Pointer unlisted = Pointer.upperBound(blobKey, List.of(), false);
+      if (violation(limits, withPointer(item, moved, unlisted)) == null) {
+        return new Plan(blobKey, moved, false);
       }
     }
     throw new ItemTooLargeException(
         "item of table "
             + table
-            + " cannot be stored even with "
-            + (candidates.isEmpty() ? "no movable attribute" : "all movable attributes")
-            + " in the blob store: its key, indexed and reserved attributes alone break the"
+            + " cannot be made to fit by moving attributes to the blob store ("
+            + candidates.size()
+            + " movable): its key, indexed and reserved attributes alone break the"
             + " backend's limits ("
             + last
             + ")");

@@ -21,7 +21,7 @@ public final class NoOverflow implements OverflowHandler {
   /** The shared instance. */
   public static final NoOverflow INSTANCE = new NoOverflow();
 
-  /** Prefer {@link #INSTANCE}; public so the core can also construct it reflectively. */
+  /** Equivalent to {@link #INSTANCE}. */
   public NoOverflow() {}
 
   @Override
@@ -56,12 +56,12 @@ public final class NoOverflow implements OverflowHandler {
       return stored;
     }
     Pointer pointer = Pointer.parse(raw, table.toString());
-    if (needed == null || pointer.names().stream().anyMatch(needed::contains)) {
+    if (pointer.mayHoldAny(needed, stored)) {
       throw new InvalidRequestException(
           "an item of table "
               + table
               + " keeps attributes "
-              + pointer.names()
+              + pointer.describeNames()
               + " in overflow blob "
               + pointer.blobKey()
               + ", but no blob store is configured: configure the blob store it was written with");

@@ -68,11 +68,21 @@ class BlobFormatTest {
                 + "ac02"
                 + "20"
                 + "00".repeat(32)
+                + "00"
                 + "02"
                 + "05"
                 + HEX.formatHex("alpha".getBytes())
                 + "04"
                 + HEX.formatHex("zeta".getBytes()));
+    assertThat(Pointer.parse(p.toValue(), "t")).isEqualTo(p);
+  }
+
+  @Test
+  void goldenPointerWithoutNames() {
+    Pointer p = new Pointer("a/b/c", 5, Bytes.wrap(new byte[32]), List.of(), false);
+    assertThat(HEX.formatHex(p.toValue().value().toByteArray()))
+        .isEqualTo(
+            "01" + "05" + HEX.formatHex("a/b/c".getBytes()) + "05" + "20" + "00".repeat(32) + "01");
     assertThat(Pointer.parse(p.toValue(), "t")).isEqualTo(p);
   }
 

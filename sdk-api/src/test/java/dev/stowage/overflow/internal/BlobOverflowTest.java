@@ -15,6 +15,7 @@ import dev.stowage.internal.OverflowHandler.Prepared;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;
 import dev.stowage.item.Item;
+import dev.stowage.overflow.BlobStore;
 import dev.stowage.overflow.FaultyBlobStore;
 import dev.stowage.overflow.FaultyBlobStore.Op;
 import dev.stowage.overflow.MemoryBlobStore;
@@ -284,6 +285,97 @@ class BlobOverflowTest {
   @Test
   void pointerAttributeNameMatchesTheContract() {
     assertThat(OverflowHandler.POINTER_ATTRIBUTE).isEqualTo("__ovf");
+  }
+
+  @Test
+  void itemsAtOneTwoAndAHundredTimesTheItemLimit() {
+    for (int factor : new int[] {1, 2, 100}) {
+      Map<String, AttributeValue> m = new LinkedHashMap<>();
+      // Attributes of at most half the per-attribute limit, so each one fits on its own.
+      int total = (int) limits.maxItemBytes() * factor;
+      for (int i = 0; total > 0; i++) {
+        int n = Math.min(total, 1000);
+        m.put("part" + i, AttributeValue.of(randomBytes(n, factor * 1000L + i)));
+        total -= n;
+      }
+      m.put("cat", AttributeValue.of("c"));
+      Item item = item("x" + factor, m);
+      DriverLimits wide = TestLimits.limits(4096, 2048, 100_000, 1500);
+      Prepared p = overflow.prepare(TABLE, SPEC, wide, item);
+      assertThat(p.blobKey()).isNotNull();
+      assertThat(TestLimits.SIZE_MODEL.itemBytes(p.item())).isLessThanOrEqualTo(4096);
+      assertThat(p.item().names()).contains("pk", "sk", "cat", "__ovf");
+      assertThat(overflow.restore(TABLE, p.item(), null)).isEqualTo(item);
+      Pointer pointer = Pointer.parse(p.item().get("__ovf"), "t");
+      // 400 names do not fit a 2 KB attribute: the pointer then leaves them out.
+      assertThat(pointer.namesListed()).isEqualTo(factor < 100);
+    }
+  }
+
+  @Test
+  void pointerWithoutNamesFetchesOnlyForAbsentAttributes() {
+    Map<String, AttributeValue> m = new LinkedHashMap<>();
+    for (int i = 0; i < 400; i++) {
+      m.put("attribute_with_a_long_name_" + i, AttributeValue.of(randomBytes(1000, i)));
+    }
+    m.put("cat", AttributeValue.of("c"));
+    Item item = item("wide", m);
+    DriverLimits wide = TestLimits.limits(4096, 2048, 100_000, 1500);
+    Prepared p = overflow.prepare(TABLE, SPEC, wide, item);
+    assertThat(Pointer.parse(p.item().get("__ovf"), "t").namesListed()).isFalse();
+    assertThat(overflow.restore(TABLE, p.item(), Set.of("cat", "pk")).names())
+        .contains("cat", "pk", "sk")
+        .doesNotContain("__ovf");
+    assertThat(store.calls(Op.OPEN)).isZero();
+    // Equal sizes tie-break by name, so the first names in UTF-8 order moved.
+    Item restored = overflow.restore(TABLE, p.item(), Set.of("attribute_with_a_long_name_100"));
+    assertThat(restored.equals(item)).as("restored item equals the original").isTrue();
+    assertThat(store.calls(Op.OPEN)).isEqualTo(1);
+  }
+
+  @Test
+  void connectionDroppedMidBlobIsRetryableAndReturnsNothingUnverified() {
+    Prepared p =
+        overflow.prepare(TABLE, SPEC, limits, item("a", attrs("big", randomBytes(60_000, 1))));
+    BlobStore dropping =
+        new BlobStore() {
+          @Override
+          public void put(String key, java.io.InputStream data, long length) {
+            memory.put(key, data, length);
+          }
+
+          @Override
+          public java.util.Optional<java.io.InputStream> open(String key) {
+            byte[] all = memory.get(key).orElseThrow();
+            return java.util.Optional.of(
+                new java.io.FilterInputStream(new java.io.ByteArrayInputStream(all)) {
+                  private int served;
+
+                  @Override
+                  public int read(byte[] b, int off, int len) throws java.io.IOException {
+                    if (served > 30_000) {
+                      throw new java.io.IOException("connection reset");
+                    }
+                    int n = super.read(b, off, Math.min(len, 1000));
+                    served += Math.max(n, 0);
+                    return n;
+                  }
+                });
+          }
+
+          @Override
+          public void delete(String key) {
+            memory.delete(key);
+          }
+
+          @Override
+          public java.util.stream.Stream<BlobInfo> list(String prefix) {
+            return memory.list(prefix);
+          }
+        };
+    assertThatThrownBy(() -> new BlobOverflow(dropping).restore(TABLE, p.item(), null))
+        .isInstanceOf(dev.stowage.UnavailableException.class)
+        .hasRootCauseMessage("connection reset");
   }
 
   private static int indexOf(byte[] hay, byte[] needle) {
