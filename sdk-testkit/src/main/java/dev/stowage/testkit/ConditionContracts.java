@@ -249,4 +249,38 @@ abstract class ConditionContracts extends Contract {
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> Key.of(str("a"), null)).isInstanceOf(NullPointerException.class);
   }
+
+  @Test
+  void concurrentWritersHoldingTheSameVersionHaveExactlyOneWinner() {
+    Table t =
+        table(
+            TableSpec.builder(
+                    "versionrace",
+                    KeySchema.of("p", AttributeType.STRING, "s", AttributeType.NUMBER))
+                .versionAttribute("version")
+                .build());
+    t.put(item("v", 1, "owner", "nobody"));
+    int threads = scale().raceThreads();
+    Item read = t.get(key("v", 1), ReadOptions.CONSISTENT).orElseThrow();
+    CyclicBarrier start = new CyclicBarrier(threads);
+    List<Callable<Boolean>> writers = new ArrayList<>();
+    for (int i = 0; i < threads; i++) {
+      final String me = "writer-" + i;
+      writers.add(
+          () -> {
+            start.await();
+            try {
+              t.put(read.toBuilder().put("owner", me).build());
+              return true;
+            } catch (ConditionFailedException lost) {
+              return false;
+            }
+          });
+    }
+    List<Boolean> won = Helpers.runConcurrently(writers);
+    assertThat(won.stream().filter(w -> w).count()).isEqualTo(1);
+    Item now = t.get(key("v", 1), ReadOptions.CONSISTENT).orElseThrow();
+    assertThat(now.getString("owner")).isEqualTo("writer-" + won.indexOf(true));
+    assertThat(now.getLong("version")).isEqualTo(read.getLong("version") + 1);
+  }
 }

@@ -136,4 +136,28 @@ abstract class IdempotencyContracts extends Contract {
                 .getLong("calls"))
         .isEqualTo(DailyLimiter.LIMIT);
   }
+
+  @Test
+  void requestIdsOlderThanTheWindowAreForgotten() {
+    Table t =
+        table(
+            TableSpec.builder(
+                    "idemwindow",
+                    KeySchema.of("p", AttributeType.STRING, "s", AttributeType.NUMBER))
+                .idempotencyWindow(2)
+                .build());
+    Update inc = Update.builder().increment("n", 1).build();
+    for (String id : List.of("r1", "r2", "r3")) {
+      t.update(key("w", 1), inc, WriteOptions.idempotent(id));
+    }
+    assertThat(t.update(key("w", 1), inc, WriteOptions.idempotent("r3")).getLong("n"))
+        .as("a recent id is remembered")
+        .isEqualTo(3);
+    assertThat(t.update(key("w", 1), inc, WriteOptions.idempotent("r1")).getLong("n"))
+        .as("an id older than the window of 2 is applied again")
+        .isEqualTo(4);
+    assertThat(t.get(key("w", 1), ReadOptions.CONSISTENT).orElseThrow().names())
+        .as("Stowage's bookkeeping never shows in items")
+        .containsExactlyInAnyOrder("p", "s", "n");
+  }
 }

@@ -308,6 +308,11 @@ abstract class ItemContracts extends Contract {
         .containsEntry(key("pr", 1), item("pr", 1, "b", "2"));
     assertThat(t.query(Query.partition("pr").project("c").consistentRead(true).build()).items())
         .containsExactly(item("pr", 1, "c", "3"));
+    t.put(item("pr", 2, "a", "1", "b", "2", "c", "4"));
+    var first = t.query(Query.partition("pr").project("c").limit(1).consistentRead(true).build());
+    assertThat(t.page(first.after().orElseThrow()).items())
+        .as("the projection travels in the cursor")
+        .containsExactly(item("pr", 2, "c", "4"));
   }
 
   @Test
