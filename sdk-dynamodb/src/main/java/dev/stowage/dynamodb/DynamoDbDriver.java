@@ -71,12 +71,21 @@ public final class DynamoDbDriver implements StorageDriver {
   /** DynamoDB's maximum item size, 400 KB. */
   public static final long MAX_ITEM_BYTES = 409_600;
 
+  /**
+   * The limit reported for indexed values: 2048 bytes, DynamoDB's limit for partition keys (of the
+   * table and of GSIs). The core applies it to key attributes as well as to index attributes, so it
+   * cannot be lower than the partition key limit. GSI sort keys are limited to 1024 bytes; a
+   * synthesized index sort value beyond that is rejected by DynamoDB and surfaces as {@link
+   * dev.stowage.ItemTooLargeException}, with nothing written.
+   */
+  public static final int MAX_INDEXED_VALUE_BYTES = 2048;
+
   private static final DriverLimits LIMITS =
       new DriverLimits(
           MAX_ITEM_BYTES,
           MAX_ITEM_BYTES,
           Integer.MAX_VALUE,
-          1024,
+          MAX_INDEXED_VALUE_BYTES,
           2048,
           1024,
           100,

@@ -53,6 +53,49 @@ class ItemSizeLimitTest extends DriverTestBase {
   }
 
   @Test
+  void indexKeysBeyondDynamoDbsKeyLimitsAreItemTooLarge() {
+    dev.stowage.spi.IndexLayout ix = Fixtures.index("big", dev.stowage.IndexSpec.Projection.ALL);
+    TableLayout t = newTable(null, ix);
+    byte[] sortValue = new byte[1025];
+    byte[] partitionValue = new byte[2049];
+    Item bigSort =
+        Item.ofStored(
+            Map.of(
+                "pk",
+                AttributeValue.of("a"),
+                ix.partitionAttribute(),
+                Fixtures.bin(1),
+                ix.sortAttribute(),
+                AttributeValue.of(sortValue)));
+    assertThatThrownBy(() -> driver.put(t, bigSort, Expectation.ANY, false))
+        .isInstanceOf(ItemTooLargeException.class)
+        .hasMessageContaining("key");
+    Item bigPartition =
+        Item.ofStored(
+            Map.of(
+                "pk",
+                AttributeValue.of("b"),
+                ix.partitionAttribute(),
+                AttributeValue.of(partitionValue),
+                ix.sortAttribute(),
+                Fixtures.bin(1)));
+    assertThatThrownBy(() -> driver.put(t, bigPartition, Expectation.ANY, false))
+        .isInstanceOf(ItemTooLargeException.class);
+    assertThat(driver.get(t, Key.of("a"), true)).isEmpty();
+    sortValue = new byte[1024];
+    Item atLimit =
+        Item.ofStored(
+            Map.of(
+                "pk",
+                AttributeValue.of("c"),
+                ix.partitionAttribute(),
+                AttributeValue.of(new byte[2048]),
+                ix.sortAttribute(),
+                AttributeValue.of(sortValue)));
+    driver.put(t, atLimit, Expectation.ANY, false);
+  }
+
+  @Test
   void stringsAreCountedExactlySoOneByteMoreIsRejected() {
     TableLayout t = newTable(null);
     driver.put(t, sized(LIMIT, Map.of()), Expectation.ANY, false);

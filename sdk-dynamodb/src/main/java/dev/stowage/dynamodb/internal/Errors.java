@@ -64,7 +64,8 @@ public final class Errors {
         return new UnavailableException(msg, e);
       }
       if (isItemTooLarge(ase.getMessage())) {
-        return new ItemTooLargeException(msg, e);
+        return new ItemTooLargeException(
+            msg + " (an item, or an index key synthesized from its attributes, is too large)", e);
       }
       return new InvalidRequestException(msg, e);
     }
@@ -126,12 +127,21 @@ public final class Errors {
     return sb.append(']').toString();
   }
 
+  /**
+   * True for DynamoDB's validation messages about sizes: the 400 KB item limit ("Item size has
+   * exceeded the maximum allowed size") and the key limits a GSI key can break ("Aggregated size of
+   * all range keys has exceeded the size limit of 1024 bytes", "Hash primary key values must be
+   * under 2048 bytes", DynamoDB Local's "Size limit exceeded"). The table's own keys are checked by
+   * the core before anything is sent, so a key size error here concerns an index key.
+   */
   static boolean isItemTooLarge(String message) {
     if (message == null) {
       return false;
     }
     String m = message.toLowerCase(Locale.ROOT);
-    return m.contains("item size") && (m.contains("exceeded") || m.contains("maximum"));
+    return (m.contains("item size") && (m.contains("exceeded") || m.contains("maximum")))
+        || m.contains("size limit")
+        || (m.contains("must be under") && m.contains("bytes"));
   }
 
   private static String nativeMessage(SdkException e) {
