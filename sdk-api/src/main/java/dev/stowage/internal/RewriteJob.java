@@ -93,9 +93,11 @@ final class RewriteJob implements MaintenanceJob {
   private boolean outdated(Item stored) {
     if (state.job() == CursorState.REENCRYPT) {
       for (Map.Entry<String, AttributeValue> e : stored.attributes().entrySet()) {
+        // Catches values under an old key, plaintext left from a migration window and
+        // ciphertext left in attributes that are no longer encrypted.
         if (!AttributeNames.isReserved(e.getKey())
-            && t.spec.policy(e.getKey()).encrypted()
-            && t.shared.codecs.needsReencryption(e.getValue())) {
+            && !t.spec.keySchema().isKeyAttribute(e.getKey())
+            && t.shared.codecs.needsRewrite(t.spec.policy(e.getKey()), e.getValue())) {
           return true;
         }
       }
