@@ -242,4 +242,46 @@ abstract class OverflowContracts extends Contract {
     assertThat(kit().fixture().blobStore().get(orphan)).isEmpty();
     assertThat(t.get(Key.of("live", 1), ReadOptions.CONSISTENT)).contains(live);
   }
+
+  @Test
+  void concurrentOverwritesAndReadsNeverSeeAMissingBlobOrAMix() {
+    Table t = table(big, spec());
+    long max = driver().limits().maxItemBytes();
+    int versions = 12;
+    List<Item> written = new ArrayList<>();
+    for (int v = 0; v < versions; v++) {
+      written.add(bigItem("hot", 1, 2 * max, max, 100 + v).toBuilder().put("version", v).build());
+    }
+    t.put(written.get(0));
+    java.util.concurrent.atomic.AtomicBoolean writing =
+        new java.util.concurrent.atomic.AtomicBoolean(true);
+    List<java.util.concurrent.Callable<Integer>> tasks = new ArrayList<>();
+    tasks.add(
+        () -> {
+          try {
+            for (int v = 1; v < versions; v++) {
+              t.put(written.get(v));
+            }
+            return versions - 1;
+          } finally {
+            writing.set(false);
+          }
+        });
+    for (int r = 0; r < 2; r++) {
+      tasks.add(
+          () -> {
+            int reads = 0;
+            do {
+              Item got = t.get(Key.of("hot", 1), ReadOptions.CONSISTENT).orElseThrow();
+              int v = (int) got.getLong("version");
+              assertThat(got).as("read of version %d is whole", v).isEqualTo(written.get(v));
+              reads++;
+            } while (writing.get() || reads < 3);
+            return reads;
+          });
+    }
+    Helpers.runConcurrently(tasks);
+    assertThat(t.get(Key.of("hot", 1), ReadOptions.CONSISTENT)).contains(written.get(versions - 1));
+    assertThat(newBlobs()).as("only the last version's blob is left").hasSize(1);
+  }
 }
