@@ -6,6 +6,7 @@ import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.TableServiceClientBuilder;
 import dev.stowage.azure.internal.AzureKeys;
 import dev.stowage.azure.internal.AzureSizeModel;
+import dev.stowage.azure.internal.BatchReads;
 import dev.stowage.azure.internal.Batches;
 import dev.stowage.azure.internal.IndexEntries;
 import dev.stowage.azure.internal.ItemStore;
@@ -83,6 +84,7 @@ public final class AzureTablesDriver implements StorageDriver {
   private final Queries queries;
   private final Batches batches;
   private final Tables tables;
+  private final BatchReads batchReads;
 
   AzureTablesDriver(TableServiceClient service, WriteStep.Hook hook) {
     Objects.requireNonNull(service, "service");
@@ -101,6 +103,7 @@ public final class AzureTablesDriver implements StorageDriver {
     this.writer = new ItemWriter(store, index, hook);
     this.queries = new Queries(tables, store, index, executor);
     this.batches = new Batches(tables, store, writer, index);
+    this.batchReads = new BatchReads(tables, queries, executor);
   }
 
   /**
@@ -168,9 +171,7 @@ public final class AzureTablesDriver implements StorageDriver {
   @Override
   public BatchGetResult batchGet(TableLayout table, List<Key> keys, boolean consistentRead) {
     keys.forEach(table.keySchema()::validate);
-    List<StoredItem> found =
-        queries.getAll(table, keys).stream().flatMap(Optional::stream).map(Row::stored).toList();
-    return new BatchGetResult(found, List.of());
+    return new BatchGetResult(batchReads.get(table, keys), List.of());
   }
 
   @Override

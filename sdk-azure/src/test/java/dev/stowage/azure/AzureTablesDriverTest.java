@@ -228,6 +228,28 @@ class AzureTablesDriverTest {
   }
 
   @Test
+  void batchGetsOfSparseKeysFallBackToPointReads() {
+    TableLayout t = table(NUMBER_SORT);
+    List<WriteOp> ops = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      Item it = item("p", AttributeValue.of(i), Map.of());
+      ops.add(new WriteOp.Put(t.keySchema().keyOf(it), it));
+    }
+    driver.batchWrite(t, ops);
+    List<Key> keys = new ArrayList<>();
+    for (int i : new int[] {0, 1, 2, 30, 59, 100, 101, 102}) {
+      keys.add(Key.of(AttributeValue.of("p"), AttributeValue.of(i)));
+    }
+    keys.add(Key.of(AttributeValue.of("other"), AttributeValue.of(1)));
+    List<BigDecimal> found =
+        driver.batchGet(t, keys, true).items().stream()
+            .map(s -> s.item().getNumber("sk"))
+            .sorted()
+            .toList();
+    assertThat(found).extracting(BigDecimal::intValue).containsExactly(0, 1, 2, 30, 59);
+  }
+
+  @Test
   void scanResumesWithoutSkipsOrRepeats() {
     TableLayout t = table(STRING_SORT);
     List<WriteOp> ops = new ArrayList<>();

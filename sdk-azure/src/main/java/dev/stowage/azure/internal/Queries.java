@@ -217,8 +217,7 @@ public final class Queries {
    * Lists entities matching a filter in RowKey order. Azurite ignores the page size of {@code
    * iterableByPage}, so the page size travels as {@code $top}.
    */
-  private static Iterator<TableEntity> list(
-      TableClient client, String filter, int top, String... select) {
+  static Iterator<TableEntity> list(TableClient client, String filter, int top, String... select) {
     ListEntitiesOptions options =
         new ListEntitiesOptions().setFilter(filter).setTop(Math.min(top, MAX_TOP));
     if (select.length > 0) {
