@@ -13,6 +13,63 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class MaintenanceJobTest {
+
+  @Test
+  void reencryptionMovesEveryValueToTheNewPrimaryKey() throws Exception {
+    com.google.crypto.tink.aead.AeadConfig.register();
+    var oldKeys =
+        com.google.crypto.tink.KeysetHandle.generateNew(
+            com.google.crypto.tink.aead.PredefinedAeadParameters.AES256_GCM);
+    var rotated =
+        com.google.crypto.tink.KeysetHandle.newBuilder(oldKeys)
+            .addEntry(
+                com.google.crypto.tink.KeysetHandle.generateEntryFromParameters(
+                        com.google.crypto.tink.aead.PredefinedAeadParameters.AES256_GCM)
+                    .withRandomId()
+                    .makePrimary())
+            .build();
+    var newOnlyBuilder = com.google.crypto.tink.KeysetHandle.newBuilder(rotated);
+    newOnlyBuilder.getAt(0).setStatus(com.google.crypto.tink.KeyStatus.DISABLED);
+    var newOnly = newOnlyBuilder.build();
+    MemoryDriver driver = MemoryDriver.create();
+    TableSpec spec =
+        TableSpec.builder("secrets", KeySchema.of("id", STRING)).encrypted("s").build();
+    Table before =
+        Stowage.builder(driver)
+            .codecs(
+                dev.stowage.codec.Codecs.builder()
+                    .keys(dev.stowage.codec.KeyProvider.ofKeyset(oldKeys))
+                    .build())
+            .build()
+            .table(spec);
+    for (int i = 0; i < 30; i++) {
+      before.put(Item.builder().put("id", "k" + i).put("s", "secret " + i).build());
+    }
+    Table during =
+        Stowage.builder(driver)
+            .codecs(
+                dev.stowage.codec.Codecs.builder()
+                    .keys(dev.stowage.codec.KeyProvider.ofKeyset(rotated))
+                    .build())
+            .build()
+            .table(spec);
+    MaintenanceJob.Progress p = during.reencrypt(MaintenanceJob.Options.DEFAULT).run();
+    assertThat(p.rewritten()).isEqualTo(30);
+    assertThat(during.reencrypt(MaintenanceJob.Options.DEFAULT).run().rewritten()).isZero();
+    Table after =
+        Stowage.builder(driver)
+            .codecs(
+                dev.stowage.codec.Codecs.builder()
+                    .keys(dev.stowage.codec.KeyProvider.ofKeyset(newOnly))
+                    .build())
+            .build()
+            .table(spec);
+    assertThat(after.get(dev.stowage.item.Key.of("k7")).orElseThrow().getString("s"))
+        .isEqualTo("secret 7");
+    assertThat(before.reencrypt(MaintenanceJob.Options.DEFAULT.asDryRun()).run().rewritten())
+        .isEqualTo(30);
+  }
+
   private final Stowage store = Stowage.builder(MemoryDriver.create()).build();
   private final KeySchema keys = KeySchema.of("user", STRING, "at", NUMBER);
 
