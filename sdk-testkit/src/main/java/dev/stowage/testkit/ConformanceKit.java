@@ -224,4 +224,13 @@ public abstract class ConformanceKit {
       return ConformanceKit.this;
     }
   }
+
+  /** The driver's primitives, called directly. */
+  @Nested
+  class DriverPrimitives extends SpiContracts {
+    @Override
+    ConformanceKit kit() {
+      return ConformanceKit.this;
+    }
+  }
 }
