@@ -65,7 +65,12 @@ import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughput;
  * oversized items to {@link dev.stowage.ItemTooLargeException}, server errors and I/O failures to
  * {@link dev.stowage.UnavailableException}. The driver never retries; the core does.
  *
- * <p>Thread-safe. {@link #close()} closes the DynamoDB client only if the driver built it.
+ * <p><b>Consistency.</b> Gets, batch gets, table queries and scans are strongly consistent when
+ * asked; GSI queries are always eventually consistent (DynamoDB offers nothing else), so {@link
+ * Capability#CONSISTENT_INDEX_QUERIES} is not declared.
+ *
+ * <p>Thread-safe; arguments must not be null unless a parameter says otherwise. {@link #close()}
+ * closes the DynamoDB client only if the driver built it.
  */
 public final class DynamoDbDriver implements StorageDriver {
   /** DynamoDB's maximum item size, 400 KB. */

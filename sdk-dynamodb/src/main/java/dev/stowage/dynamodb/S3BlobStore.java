@@ -43,7 +43,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * <p>Errors: a missing bucket is a {@link dev.stowage.NotFoundException}, SlowDown/503 a {@link
  * dev.stowage.ThrottledException}, other server errors and I/O failures {@link
  * dev.stowage.UnavailableException}, rejected requests {@link InvalidRequestException}. Never
- * retries. Thread-safe; {@link #close()} closes the client only if the store built it.
+ * retries. Thread-safe; arguments must not be null. {@link #close()} closes the client only if the
+ * store built it.
  */
 public final class S3BlobStore implements BlobStore {
   /** Most keys per DeleteObjects call. */
