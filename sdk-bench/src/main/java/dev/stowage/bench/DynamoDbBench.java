@@ -139,6 +139,33 @@ public class DynamoDbBench {
     if (stowageQuery().size() != PER_PARTITION || rawQuery().count() != PER_PARTITION) {
       throw new IllegalStateException("queries do not return the whole partition");
     }
+    StringBuilder report = new StringBuilder("requests per operation:");
+    report
+        .append(requests("raw get", this::rawGet))
+        .append(requests("enhanced get", this::enhancedGet));
+    report
+        .append(requests("stowage get", this::stowageGet))
+        .append(requests("raw put", this::rawPut));
+    report
+        .append(requests("enhanced put", this::enhancedPut))
+        .append(requests("stowage put", this::stowagePut));
+    report
+        .append(requests("raw query", this::rawQuery))
+        .append(requests("enhanced query", this::enhancedQuery));
+    report.append(requests("stowage query", this::stowageQuery));
+    System.out.println(report);
+  }
+
+  private static String requests(String what, Runnable op) {
+    long before = total();
+    for (int i = 0; i < 20; i++) {
+      op.run();
+    }
+    return String.format(java.util.Locale.ROOT, " %s %.2f;", what, (total() - before) / 20.0);
+  }
+
+  private static long total() {
+    return DynamoLocal.COUNTER.snapshot().values().stream().mapToLong(Long::longValue).sum();
   }
 
   /** Stops DynamoDB Local. */

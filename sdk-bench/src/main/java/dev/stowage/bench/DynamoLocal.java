@@ -5,8 +5,16 @@ import com.amazonaws.services.dynamodbv2.local.server.DynamoDBProxyServer;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -59,9 +67,32 @@ public final class DynamoLocal implements AutoCloseable {
             .credentialsProvider(
                 StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
             .httpClient(Apache5HttpClient.create())
+            .overrideConfiguration(c -> c.addExecutionInterceptor(COUNTER))
             .build();
     return new DynamoLocal(server, client);
   }
+
+  /** Counts requests per operation name (GetItem, PutItem, ...) on every client built here. */
+  public static final class RequestCounter implements ExecutionInterceptor {
+    private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
+
+    @Override
+    public void beforeTransmission(
+        Context.BeforeTransmission context, ExecutionAttributes attributes) {
+      String op = attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME);
+      counts.computeIfAbsent(op, k -> new LongAdder()).increment();
+    }
+
+    /** Requests sent so far, by operation name. */
+    public Map<String, Long> snapshot() {
+      Map<String, Long> out = new TreeMap<>();
+      counts.forEach((k, v) -> out.put(k, v.sum()));
+      return out;
+    }
+  }
+
+  /** The request counter of the clients built here. */
+  public static final RequestCounter COUNTER = new RequestCounter();
 
   /** The shared client on DynamoDB Local. */
   public DynamoDbClient client() {
