@@ -341,4 +341,49 @@ abstract class ItemContracts extends Contract {
     assertThat(t.get(key("r", 1), ReadOptions.CONSISTENT)).contains(item("r", 1, "c", "3"));
     assertThat(t.get(key("r", 2), ReadOptions.CONSISTENT)).contains(item("r", 2, "d", "4"));
   }
+
+  @Test
+  void readsDuringConcurrentOverwritesAlwaysSeeAWholeItem() {
+    Table t = table(pnSpec("overwrites"));
+    int versions = 500;
+    t.put(item("o", 1, "v", "0", "w", "0"));
+    java.util.concurrent.atomic.AtomicBoolean writing =
+        new java.util.concurrent.atomic.AtomicBoolean(true);
+    List<java.util.concurrent.Callable<Integer>> tasks = new ArrayList<>();
+    tasks.add(
+        () -> {
+          try {
+            for (int v = 1; v < versions; v++) {
+              t.put(item("o", 1, "v", Integer.toString(v), "w", Integer.toString(v)));
+            }
+            return versions;
+          } finally {
+            writing.set(false);
+          }
+        });
+    for (int r = 0; r < 2; r++) {
+      final boolean viaQuery = r == 1;
+      tasks.add(
+          () -> {
+            int reads = 0;
+            do {
+              Item got =
+                  viaQuery
+                      ? t.query(Query.partition("o").consistentRead(true).build()).items().stream()
+                          .findFirst()
+                          .orElse(null)
+                      : t.get(key("o", 1), ReadOptions.CONSISTENT).orElse(null);
+              assertThat(got)
+                  .as("an overwritten item never disappears (read %d)", reads)
+                  .isNotNull();
+              assertThat(got.getString("v"))
+                  .as("never a mix of two writes")
+                  .isEqualTo(got.getString("w"));
+              reads++;
+            } while (writing.get());
+            return reads;
+          });
+    }
+    Helpers.runConcurrently(tasks);
+  }
 }
