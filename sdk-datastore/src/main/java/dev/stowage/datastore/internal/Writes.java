@@ -32,6 +32,7 @@ import java.util.Optional;
 public final class Writes {
   private final Datastore datastore;
   private final Entities entities;
+  private final KeyLocks locks = new KeyLocks();
 
   /** Writes through this client. */
   public Writes(Datastore datastore, Entities entities) {
@@ -52,18 +53,22 @@ public final class Writes {
         throw Errors.translate(what, e);
       }
     }
-    Transaction tx = datastore.newTransaction();
-    try {
-      Entity previous = tx.get(entity.getKey());
-      check(expect, previous, what);
-      tx.put(entity);
-      tx.commit();
-      return new WriteResult(previous(previous, returnPrevious), token);
-    } catch (DatastoreException e) {
-      throw Errors.translate(what, e);
-    } finally {
-      Transactions.rollbackQuietly(tx);
-    }
+    return locks.withLocks(
+        List.of(entity.getKey()),
+        () -> {
+          Transaction tx = datastore.newTransaction();
+          try {
+            Entity previous = tx.get(entity.getKey());
+            check(expect, previous, what);
+            tx.put(entity);
+            tx.commit();
+            return new WriteResult(previous(previous, returnPrevious), token);
+          } catch (DatastoreException e) {
+            throw Errors.translate(what, e);
+          } finally {
+            Transactions.rollbackQuietly(tx);
+          }
+        });
   }
 
   /** Deletes an item if the expectation holds. */
@@ -79,20 +84,24 @@ public final class Writes {
         throw Errors.translate(what, e);
       }
     }
-    Transaction tx = datastore.newTransaction();
-    try {
-      Entity previous = tx.get(dsKey);
-      check(expect, previous, what);
-      if (previous != null) {
-        tx.delete(dsKey);
-      }
-      tx.commit();
-      return new WriteResult(previous(previous, returnPrevious), null);
-    } catch (DatastoreException e) {
-      throw Errors.translate(what, e);
-    } finally {
-      Transactions.rollbackQuietly(tx);
-    }
+    return locks.withLocks(
+        List.of(dsKey),
+        () -> {
+          Transaction tx = datastore.newTransaction();
+          try {
+            Entity previous = tx.get(dsKey);
+            check(expect, previous, what);
+            if (previous != null) {
+              tx.delete(dsKey);
+            }
+            tx.commit();
+            return new WriteResult(previous(previous, returnPrevious), null);
+          } catch (DatastoreException e) {
+            throw Errors.translate(what, e);
+          } finally {
+            Transactions.rollbackQuietly(tx);
+          }
+        });
   }
 
   /** Applies unconditional writes in one non-transactional commit. */
@@ -124,6 +133,10 @@ public final class Writes {
       }
       keys.add(entities.key(op.table(), op.key()));
     }
+    locks.withLocks(keys, () -> transactLocked(byRef, keys, ops));
+  }
+
+  private Void transactLocked(Map<TableRef, TableLayout> byRef, List<Key> keys, List<TxOp> ops) {
     Transaction tx = datastore.newTransaction();
     try {
       Map<Key, Entity> current = new HashMap<>();
@@ -141,6 +154,7 @@ public final class Writes {
         // A Check was verified above; the transaction keeps it true until commit.
       }
       tx.commit();
+      return null;
     } catch (DatastoreException e) {
       throw Errors.translate("transaction of " + ops.size() + " operations", e);
     } finally {
