@@ -101,8 +101,14 @@ public final class Main implements Runnable {
                   : "integrity check failed: ";
           default -> "";
         };
-    String cause = e.getCause() == null ? "" : " (" + e.getCause().getMessage() + ")";
-    return kind + e.getMessage() + cause;
+    String message = e.getMessage();
+    Throwable c = e.getCause();
+    String cause =
+        c == null || c.getMessage() == null || message.contains(c.getMessage())
+            ? ""
+            : " (" + c.getMessage() + ")";
+    String all = kind + message + cause;
+    return all.length() > 600 ? all.substring(0, 600) + "…" : all;
   }
 
   /** Standard output of this invocation. */
