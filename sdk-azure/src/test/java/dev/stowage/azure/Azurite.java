@@ -19,12 +19,10 @@ public final class Azurite {
       "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
   private static Azurite instance;
 
-  private final Process process;
   private final int blobPort;
   private final int tablePort;
 
-  private Azurite(Process process, int blobPort, int tablePort) {
-    this.process = process;
+  private Azurite(int blobPort, int tablePort) {
     this.blobPort = blobPort;
     this.tablePort = tablePort;
   }
@@ -110,7 +108,7 @@ public final class Azurite {
         throw new IllegalStateException(e);
       }
     }
-    return new Azurite(p, blob, table);
+    return new Azurite(blob, table);
   }
 
   private static boolean listening(int port) {
@@ -127,10 +125,5 @@ public final class Azurite {
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }
-  }
-
-  /** True while the child process runs (for tests of the launcher). */
-  boolean alive() {
-    return process.isAlive();
   }
 }

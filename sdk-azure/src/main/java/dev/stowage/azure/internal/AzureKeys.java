@@ -116,11 +116,6 @@ public final class AzureKeys {
     return new IndexEntry(sort, key, parts.get(expected - 1));
   }
 
-  /** A sort bound of the index's forward rows: {@code k} + enc(sort). */
-  public static String indexSortBound(Bytes sort) {
-    return ITEM + KeyCodec.encodeBytes(sort.toByteArray());
-  }
-
   private static String checked(String key, String what) {
     if (key.length() > MAX_KEY_CHARS) {
       throw new InvalidRequestException(

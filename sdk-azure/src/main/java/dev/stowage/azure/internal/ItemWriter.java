@@ -1,6 +1,5 @@
 package dev.stowage.azure.internal;
 
-import com.azure.data.tables.models.TableEntity;
 import dev.stowage.ConditionFailedException;
 import dev.stowage.ConflictException;
 import dev.stowage.item.Item;
@@ -120,10 +119,5 @@ public final class ItemWriter {
       throw new ConditionFailedException(
           "item " + key + (previous.isEmpty() ? " does not exist" : " has another version"));
     }
-  }
-
-  /** The entity of a new version (used by batches and transactions). */
-  static TableEntity entity(TableLayout layout, Key key, Item item, String nonce) {
-    return ItemStore.entity(layout, key, item, nonce);
   }
 }

@@ -174,11 +174,6 @@ public final class KeyCodec {
     return out;
   }
 
-  /** Length of the encoding of {@code byteCount} bytes. */
-  public static int encodedLength(int byteCount) {
-    return (byteCount * 8 + 5) / 6;
-  }
-
   /**
    * A string that sorts in exactly the opposite order: each character of {@code '!'} plus the
    * alphabet is mirrored within that set, and {@link #REVERSE_END} is appended so that a prefix
