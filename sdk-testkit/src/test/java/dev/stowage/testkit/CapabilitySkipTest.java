@@ -5,15 +5,14 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectNeste
 import static org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder.request;
 
 import dev.stowage.memory.MemoryDriver;
-import dev.stowage.overflow.BlobStore;
 import dev.stowage.overflow.MemoryBlobStore;
 import dev.stowage.spi.Capability;
-import dev.stowage.spi.StorageDriver;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.TestExecutionResult.Status;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.core.LauncherFactory;
@@ -22,33 +21,28 @@ import org.opentest4j.TestAbortedException;
 /** A contract needing a capability the driver lacks is reported as aborted with the reason. */
 class CapabilitySkipTest {
 
-  /** The kit over a memory driver without transactions; run only through the launcher below. */
+  /** The kit over a memory driver without transactions; run only through the launcher. */
   static class WithoutTransactions extends ConformanceKit {
     @Override
     protected DriverFixture createFixture() {
-      StorageDriver driver = MemoryDriver.builder().without(Capability.TRANSACTIONS).build();
-      BlobStore blobs = new MemoryBlobStore();
-      return new DriverFixture() {
-        @Override
-        public StorageDriver driver() {
-          return driver;
-        }
-
-        @Override
-        public BlobStore blobStore() {
-          return blobs;
-        }
-
-        @Override
-        public void close() {
-          driver.close();
-        }
-      };
+      return fixtureWithout(Capability.TRANSACTIONS);
     }
   }
 
-  @Test
-  void transactionContractsAreAbortedWithTheBackendsReasonNeverPassed() {
+  /** Transactions within one partition only, like Azure Table Storage. */
+  static class SinglePartitionTransactions extends ConformanceKit {
+    @Override
+    protected DriverFixture createFixture() {
+      return fixtureWithout(Capability.CROSS_PARTITION_TRANSACTIONS);
+    }
+  }
+
+  private static DriverFixture fixtureWithout(Capability missing) {
+    return DriverFixture.of(
+        MemoryDriver.builder().without(missing).build(), new MemoryBlobStore(), Scale.full(), null);
+  }
+
+  private static Map<String, TestExecutionResult> runTransactions(Class<?> kit) {
     Map<String, TestExecutionResult> results = new ConcurrentHashMap<>();
     TestExecutionListener listener =
         new TestExecutionListener() {
@@ -62,18 +56,37 @@ class CapabilitySkipTest {
     LauncherFactory.create()
         .execute(
             request()
-                .selectors(
-                    selectNestedClass(
-                        List.of(WithoutTransactions.class), ConformanceKit.Transactions.class))
+                .selectors(selectNestedClass(List.of(kit), ConformanceKit.Transactions.class))
                 .build(),
             listener);
+    return results;
+  }
+
+  private static void assertAborted(TestExecutionResult r, String capability) {
+    assertThat(r.getStatus()).isEqualTo(Status.ABORTED);
+    Throwable why = r.getThrowable().orElseThrow();
+    assertThat(why).isInstanceOf(TestAbortedException.class);
+    assertThat(why.getMessage()).startsWith(capability + ": ").contains("not supported");
+  }
+
+  @Test
+  void transactionContractsAreAbortedWithTheBackendsReasonNeverPassed() {
+    Map<String, TestExecutionResult> results = runTransactions(WithoutTransactions.class);
     assertThat(results).hasSize(3);
-    for (var e : results.entrySet()) {
-      TestExecutionResult r = e.getValue();
-      assertThat(r.getStatus()).as(e.getKey()).isEqualTo(TestExecutionResult.Status.ABORTED);
-      Throwable why = r.getThrowable().orElseThrow();
-      assertThat(why).isInstanceOf(TestAbortedException.class);
-      assertThat(why.getMessage()).startsWith("TRANSACTIONS: ").contains("not supported");
-    }
+    results.values().forEach(r -> assertAborted(r, "TRANSACTIONS"));
+  }
+
+  @Test
+  void onlyCrossPartitionContractsAbortOnSinglePartitionTransactions() {
+    Map<String, TestExecutionResult> results = runTransactions(SinglePartitionTransactions.class);
+    assertThat(results).hasSize(3);
+    results.forEach(
+        (name, r) -> {
+          if (name.startsWith("aTransactionAcrossPartitions")) {
+            assertAborted(r, "CROSS_PARTITION_TRANSACTIONS");
+          } else {
+            assertThat(r.getStatus()).as(name).isEqualTo(Status.SUCCESSFUL);
+          }
+        });
   }
 }
