@@ -192,7 +192,18 @@ final class Pager {
     Position cursor = st.anchor();
     if (cursor != null && st.anchorInclusive()) {
       anchorItem(plan, cursor)
-          .ifPresent(s -> accept(s, q, needed, projection, plan, items, positions, storedOut));
+          .ifPresent(
+              s ->
+                  accept(
+                      s,
+                      restoreAll(List.of(s), needed).get(0),
+                      q,
+                      needed,
+                      projection,
+                      plan,
+                      items,
+                      positions,
+                      storedOut));
     }
     boolean more = true;
     while (items.size() < want && more) {
@@ -213,22 +224,21 @@ final class Pager {
       for (int i = 0; i < r.items().size() && items.size() < want; i++) {
         StoredItem s = r.items().get(i);
         cursor = position(s.item(), plan);
-        accept(
-            new StoredItem(restored.get(i), s.token()),
-            q,
-            needed,
-            projection,
-            plan,
-            items,
-            positions,
-            storedOut);
+        accept(s, restored.get(i), q, needed, projection, plan, items, positions, storedOut);
       }
     }
     return new Fetched(items, positions, storedOut);
   }
 
+  /**
+   * Adds an item to the page if it passes the filter.
+   *
+   * @param s the item as stored (with its overflow pointer, for jobs that release blobs)
+   * @param restored the same item with overflowed attributes put back
+   */
   private void accept(
       StoredItem s,
+      Item restored,
       Query q,
       Set<String> needed,
       Set<String> projection,
@@ -237,7 +247,7 @@ final class Pager {
       List<Position> positions,
       List<StoredItem> storedOut) {
     Key key = t.spec.keySchema().keyOf(s.item());
-    Item decoded = t.form.decode(s.item(), key, needed);
+    Item decoded = t.form.decode(restored, key, needed);
     if (q.filter().isPresent() && !ConditionEvaluator.test(q.filter().get(), decoded)) {
       return;
     }
@@ -269,11 +279,7 @@ final class Pager {
             && sv instanceof KeyValue k
             && k.equals(anchor.indexSort())
             && plan.range().contains(k);
-    if (!same) {
-      return Optional.empty();
-    }
-    List<Item> restored = restoreAll(List.of(s.get()), null);
-    return Optional.of(new StoredItem(restored.get(0), s.get().token()));
+    return same ? s : Optional.empty();
   }
 
   private List<Item> restoreAll(List<StoredItem> stored, Set<String> needed) {

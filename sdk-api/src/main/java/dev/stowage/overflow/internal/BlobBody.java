@@ -24,9 +24,9 @@ import java.util.Map;
 /**
  * The bytes of one overflow blob, built without copying large values: binary payloads are
  * referenced in place, strings are encoded to UTF-8 once, and the small framing bytes are gathered
- * in chunks. The layout (see docs/FORMAT.md, "Overflow pointer") is the 4-byte magic {@code SOVF}, the format
- * version byte, then the moved attributes as one value in Stowage's canonical value encoding (the
- * same bytes {@code dev.stowage.internal.ValueWire.encode} gives for a map value).
+ * in chunks. The layout (see docs/FORMAT.md, "Overflow pointer") is the 4-byte magic {@code SOVF},
+ * the format version byte, then the moved attributes as one value in Stowage's canonical value
+ * encoding (the same bytes {@code dev.stowage.internal.ValueWire.encode} gives for a map value).
  *
  * <p>Immutable once built; {@link #openStream()} may be called more than once.
  */

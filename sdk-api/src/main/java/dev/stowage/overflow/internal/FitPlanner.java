@@ -38,7 +38,8 @@ final class FitPlanner {
 
   /**
    * Checks the limits an item can only meet by itself: indexed values no larger than {@code
-   * maxIndexedValueBytes}.
+   * maxIndexedValueBytes}. Key attributes have their own limits ({@code maxPartitionKeyBytes},
+   * {@code maxSortKeyBytes}), which the core checks before anything reaches this planner.
    *
    * @throws ItemTooLargeException naming the attribute
    */
@@ -47,8 +48,7 @@ final class FitPlanner {
       String name = e.getKey();
       boolean indexed =
           name.startsWith(INDEX_PREFIX)
-              || spec.keySchema().isKeyAttribute(name)
-              || spec.isIndexed(name);
+              || (spec.isIndexed(name) && !spec.keySchema().isKeyAttribute(name));
       if (!indexed) {
         continue;
       }
