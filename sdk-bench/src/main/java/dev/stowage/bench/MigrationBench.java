@@ -49,7 +49,11 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @OperationsPerInvocation(MigrationBench.ITEMS)
-@Fork(1)
+// DynamoDB Local leaves a non-daemon scheduler thread behind after stop(); without a short
+// shutdown timeout JMH waits 30 s for it at the end of every fork.
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Djmh.shutdownTimeout=1", "-Djmh.shutdownTimeout.step=1"})
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 3, time = 3)
 public class MigrationBench {
