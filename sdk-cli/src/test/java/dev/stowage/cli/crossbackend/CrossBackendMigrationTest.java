@@ -32,9 +32,11 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
 
 /**
- * DynamoDB Local → Datastore emulator → DynamoDB Local (another namespace) with compressed,
- * encrypted and overflowed items; the migrator never holds the keys. Blob stores are in-memory on
- * every side (the blob copy goes through the BlobStore interface only).
+ * DynamoDB Local → Datastore emulator → Azurite → DynamoDB Local (another namespace) with
+ * compressed, encrypted and overflowed items; the migrator never holds the keys. Overflow blobs go
+ * to Azure Blob on Azurite on the Azure hop and to in-memory blob stores elsewhere (there is no
+ * offline S3 or GCS server in this module's tests; the blob copy uses only the BlobStore
+ * interface).
  */
 class CrossBackendMigrationTest {
   static final int ITEMS = 3000;
@@ -49,12 +51,14 @@ class CrossBackendMigrationTest {
 
   static Emulators.DynamoLocal dynamo;
   static Emulators.Firestore firestore;
+  static Emulators.Azurite azurite;
   static Codecs codecs;
 
   @BeforeAll
   static void start() throws Exception {
     dynamo = new Emulators.DynamoLocal();
     firestore = new Emulators.Firestore();
+    azurite = new Emulators.Azurite();
     AeadConfig.register();
     codecs =
         Codecs.builder()
@@ -65,6 +69,9 @@ class CrossBackendMigrationTest {
 
   @AfterAll
   static void stop() {
+    if (azurite != null) {
+      azurite.close();
+    }
     if (firestore != null) {
       firestore.close();
     }
@@ -104,7 +111,7 @@ class CrossBackendMigrationTest {
   }
 
   @Test
-  void dynamoToDatastoreToDynamoKeepsEveryItemWithoutTheKeys() {
+  void dynamoToDatastoreToAzureToDynamoKeepsEveryItemWithoutTheKeys() {
     List<Item> originals = originals();
     StorageDriver ddb = dynamoDriver();
     MemoryBlobStore s3 = new MemoryBlobStore();

@@ -14,7 +14,8 @@ import java.util.List;
 /**
  * The emulators of the cross-backend migration test, started the way the driver modules' tests
  * start them (see VERSIONS.md): DynamoDB Local in this JVM, the Firestore emulator in Datastore
- * mode as a child process stopped with {@code POST /shutdown}. Both are stopped at JVM exit too.
+ * mode as a child process stopped with {@code POST /shutdown}, Azurite as a child process. All are
+ * stopped at JVM exit too.
  */
 final class Emulators {
   static final Path FIRESTORE_JAR =
@@ -134,6 +135,93 @@ final class Emulators {
         process.descendants().forEach(ProcessHandle::destroy);
         process.destroy();
       }
+    }
+  }
+
+  /** Azurite (tables and blobs, in memory) from this module's node_modules, on free ports. */
+  static final class Azurite implements AutoCloseable {
+    private static final String KEY =
+        "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+    private final Process process;
+    private final int blobPort = freePort();
+    private final int tablePort = freePort();
+    private final int queuePort = freePort();
+
+    Azurite() {
+      Path bin = Path.of("node_modules", ".bin", "azurite").toAbsolutePath();
+      if (!Files.isExecutable(bin)) {
+        throw new IllegalStateException(
+            "Azurite is not installed at "
+                + bin
+                + ". The build installs it with npm ci in sdk-cli (generate-test-resources);"
+                + " install Node.js 18+ with npm (Debian: apt-get install nodejs npm).");
+      }
+      try {
+        Files.createDirectories(Path.of("target"));
+        process =
+            new ProcessBuilder(
+                    List.of(
+                        bin.toString(),
+                        "--silent",
+                        "--inMemoryPersistence",
+                        "--blobHost",
+                        "127.0.0.1",
+                        "--blobPort",
+                        String.valueOf(blobPort),
+                        "--tableHost",
+                        "127.0.0.1",
+                        "--tablePort",
+                        String.valueOf(tablePort),
+                        "--queueHost",
+                        "127.0.0.1",
+                        "--queuePort",
+                        String.valueOf(queuePort),
+                        "--skipApiVersionCheck",
+                        "--disableTelemetry"))
+                .redirectErrorStream(true)
+                .redirectOutput(Path.of("target", "azurite.log").toFile())
+                .start();
+      } catch (IOException e) {
+        throw new IllegalStateException("could not start Azurite: is Node.js 18+ on the PATH?", e);
+      }
+      Runtime.getRuntime().addShutdownHook(new Thread(this::close, "stop-azurite"));
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (!(listening(blobPort) && listening(tablePort))) {
+        if (!process.isAlive() || System.nanoTime() > deadline) {
+          close();
+          throw new IllegalStateException("Azurite did not start; see sdk-cli/target/azurite.log");
+        }
+        try {
+          Thread.sleep(100);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException(e);
+        }
+      }
+    }
+
+    String connectionString() {
+      return "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey="
+          + KEY
+          + ";BlobEndpoint=http://127.0.0.1:"
+          + blobPort
+          + "/devstoreaccount1;TableEndpoint=http://127.0.0.1:"
+          + tablePort
+          + "/devstoreaccount1;";
+    }
+
+    private static boolean listening(int port) {
+      try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+        return true;
+      } catch (IOException e) {
+        return false;
+      }
+    }
+
+    @Override
+    public synchronized void close() {
+      process.descendants().forEach(ProcessHandle::destroy);
+      process.destroy();
     }
   }
 
