@@ -77,13 +77,12 @@ public final class DynamoDbDriver implements StorageDriver {
   public static final long MAX_ITEM_BYTES = 409_600;
 
   /**
-   * The limit reported for indexed values: 2048 bytes, DynamoDB's limit for partition keys (of the
-   * table and of GSIs). The core applies it to key attributes as well as to index attributes, so it
-   * cannot be lower than the partition key limit. GSI sort keys are limited to 1024 bytes; a
-   * synthesized index sort value beyond that is rejected by DynamoDB and surfaces as {@link
-   * dev.stowage.ItemTooLargeException}, with nothing written.
+   * The limit reported for indexed (non-key) attribute values: 1024 bytes, DynamoDB's limit for a
+   * GSI sort key (GSI partition keys may hold 2048). A synthesized index value that still exceeds
+   * DynamoDB's key limits (several attributes adding up, encoding overhead) is rejected by DynamoDB
+   * and surfaces as {@link dev.stowage.ItemTooLargeException}, with nothing written.
    */
-  public static final int MAX_INDEXED_VALUE_BYTES = 2048;
+  public static final int MAX_INDEXED_VALUE_BYTES = 1024;
 
   private static final DriverLimits LIMITS =
       new DriverLimits(
