@@ -62,6 +62,12 @@ public final class Checkpoint implements AutoCloseable {
         cp =
             new Checkpoint(
                 Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.APPEND));
+        byte[] all = Files.readAllBytes(file);
+        if (all[all.length - 1] != '\n') {
+          // a crash tore the last line: end it so the next record starts on its own line
+          cp.writer.write('\n');
+          cp.writer.flush();
+        }
         for (String line : lines.subList(1, lines.size())) {
           cp.load(line);
         }
