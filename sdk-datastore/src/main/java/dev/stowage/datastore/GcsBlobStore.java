@@ -10,8 +10,10 @@ import dev.stowage.InvalidRequestException;
 import dev.stowage.UnavailableException;
 import dev.stowage.datastore.internal.Errors;
 import dev.stowage.overflow.BlobStore;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.time.Instant;
@@ -27,9 +29,10 @@ import java.util.stream.StreamSupport;
  *
  * <p>Blobs up to {@value #SINGLE_REQUEST_BYTES} bytes are uploaded in one request; larger ones are
  * streamed through a resumable upload ({@link Storage#writer}) without buffering the whole blob.
- * Reads stream through {@link Storage#reader} pinned to the generation found, so a blob is never
- * read half old, half new. Only calls the real service supports are used: no bucket creation (the
- * bucket must exist), no preconditions, and {@link #deleteAll} deletes one blob per request.
+ * Reads go through {@link Storage#reader}: the first {@value #READ_AHEAD} bytes when the blob is
+ * opened (so a missing blob is reported as empty), the rest streamed on demand. Only calls the real
+ * service supports are used: no bucket creation (the bucket must exist), no preconditions, and
+ * {@link #deleteAll} deletes one blob per request.
  *
  * <p>Thread-safe (the client is). Arguments must not be null. Errors become Stowage exceptions: a
  * missing bucket {@link dev.stowage.NotFoundException}, 429 {@link dev.stowage.ThrottledException},
@@ -42,6 +45,9 @@ public final class GcsBlobStore implements BlobStore {
 
   private static final Pattern KEY = Pattern.compile("[A-Za-z0-9/._=-]{1,512}");
   private static final int CHUNK = 8 * 1024 * 1024;
+
+  /** Bytes read when a blob is opened; a blob no larger is read in one go. */
+  public static final int READ_AHEAD = 4 * 1024 * 1024;
 
   private final Storage storage;
   private final String bucket;
@@ -111,18 +117,44 @@ public final class GcsBlobStore implements BlobStore {
     }
   }
 
+  /**
+   * Opens a blob. The first {@value #READ_AHEAD} bytes are read before returning, so a blob that is
+   * missing, or deleted between listing and reading, is reported as empty rather than failing
+   * later; the rest (of larger blobs) streams on demand.
+   */
   @Override
   public Optional<InputStream> open(String key) {
+    BlobId id = id(key);
+    ReadChannel channel = storage.reader(id);
+    boolean handedOver = false;
     try {
-      Blob blob = storage.get(id(key));
-      if (blob == null) {
+      channel.setChunkSize(READ_AHEAD);
+      InputStream in = Channels.newInputStream(channel);
+      byte[] head = in.readNBytes(READ_AHEAD);
+      if (head.length < READ_AHEAD) {
+        return Optional.of(new ByteArrayInputStream(head));
+      }
+      handedOver = true;
+      return Optional.of(
+          new SequenceInputStream(
+              new ByteArrayInputStream(head), new TranslatingInputStream(in, key)));
+    } catch (StorageException e) {
+      if (e.getCode() == 404) {
         return Optional.empty();
       }
-      ReadChannel in = storage.reader(BlobId.of(bucket, blob.getName(), blob.getGeneration()));
-      in.setChunkSize(2 * 1024 * 1024);
-      return Optional.of(new TranslatingInputStream(Channels.newInputStream(in), key));
-    } catch (StorageException e) {
       throw Errors.translate("opening blob " + key, e);
+    } catch (IOException e) {
+      if (e.getCause() instanceof StorageException se) {
+        if (se.getCode() == 404) {
+          return Optional.empty();
+        }
+        throw Errors.translate("opening blob " + key, se);
+      }
+      throw new UnavailableException("opening blob " + key + " failed", e);
+    } finally {
+      if (!handedOver) {
+        channel.close();
+      }
     }
   }
 
