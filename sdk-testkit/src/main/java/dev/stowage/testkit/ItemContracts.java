@@ -345,14 +345,17 @@ abstract class ItemContracts extends Contract {
   @Test
   void readsDuringConcurrentOverwritesAlwaysSeeAWholeItem() {
     Table t = table(pnSpec("overwrites"));
-    int versions = 500;
+    int versions = 2_000;
     t.put(item("o", 1, "v", "0", "w", "0"));
     java.util.concurrent.atomic.AtomicBoolean writing =
         new java.util.concurrent.atomic.AtomicBoolean(true);
+    // The writer starts once both readers are reading, so reads and overwrites really overlap.
+    java.util.concurrent.CountDownLatch readersStarted = new java.util.concurrent.CountDownLatch(2);
     List<java.util.concurrent.Callable<Integer>> tasks = new ArrayList<>();
     tasks.add(
         () -> {
           try {
+            readersStarted.await(30, java.util.concurrent.TimeUnit.SECONDS);
             for (int v = 1; v < versions; v++) {
               t.put(item("o", 1, "v", Integer.toString(v), "w", Integer.toString(v)));
             }
@@ -380,6 +383,9 @@ abstract class ItemContracts extends Contract {
                   .as("never a mix of two writes")
                   .isEqualTo(got.getString("w"));
               reads++;
+              if (reads == 1) {
+                readersStarted.countDown();
+              }
             } while (writing.get());
             return reads;
           });

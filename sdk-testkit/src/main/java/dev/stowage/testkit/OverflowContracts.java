@@ -255,10 +255,13 @@ abstract class OverflowContracts extends Contract {
     t.put(written.get(0));
     java.util.concurrent.atomic.AtomicBoolean writing =
         new java.util.concurrent.atomic.AtomicBoolean(true);
+    // The writer starts once both readers are reading, so reads and overwrites really overlap.
+    java.util.concurrent.CountDownLatch readersStarted = new java.util.concurrent.CountDownLatch(2);
     List<java.util.concurrent.Callable<Integer>> tasks = new ArrayList<>();
     tasks.add(
         () -> {
           try {
+            readersStarted.await(30, java.util.concurrent.TimeUnit.SECONDS);
             for (int v = 1; v < versions; v++) {
               t.put(written.get(v));
             }
@@ -276,6 +279,9 @@ abstract class OverflowContracts extends Contract {
               int v = (int) got.getLong("version");
               assertThat(got).as("read of version %d is whole", v).isEqualTo(written.get(v));
               reads++;
+              if (reads == 1) {
+                readersStarted.countDown();
+              }
             } while (writing.get() || reads < 3);
             return reads;
           });
