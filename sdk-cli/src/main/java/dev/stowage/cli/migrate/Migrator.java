@@ -278,8 +278,22 @@ public final class Migrator {
           > limits.maxAttributeBytes()) {
         return "attribute '" + e.getKey() + "' exceeds the target's per-attribute limit";
       }
+      if (e.getKey().startsWith("__ix_")
+          && indexedBytes(e.getValue()) > limits.maxIndexedValueBytes()) {
+        return "index value '" + e.getKey() + "' exceeds the target's indexed-value limit";
+      }
     }
     return null;
+  }
+
+  private static long indexedBytes(AttributeValue v) {
+    if (v instanceof AttributeValue.BinaryValue b) {
+      return b.value().size();
+    }
+    if (v instanceof AttributeValue.StringValue s) {
+      return s.value().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    }
+    return 0;
   }
 
   /**

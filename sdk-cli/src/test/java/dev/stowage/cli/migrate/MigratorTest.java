@@ -244,16 +244,24 @@ class MigratorTest {
 
   @Test
   void itemsTooLargeForTheTargetAreReportedNotWritten() {
-    MemoryDriver sourceDriver = MemoryDriver.create();
+    MemoryDriver sourceDriver = MemoryDriver.builder().limits(MemoryLimits.datastore()).build();
     MemoryDriver azure = MemoryDriver.builder().limits(MemoryLimits.azure()).build();
     Table t = Stowage.builder(sourceDriver).build().table(SPEC);
     t.put(Item.builder().put("feed", "f").put("at", 1).put("big", "x".repeat(100_000)).build());
     t.put(Item.builder().put("feed", "f").put("at", 2).build());
+    t.put(
+        Item.builder()
+            .put("feed", "f")
+            .put("at", 3)
+            .put("kind", "k".repeat(1200))
+            .put("day", "d")
+            .build());
     Migrator.Report r =
         Migrator.builder(SPEC).source(sourceDriver, null, "").target(azure, null, "").build().run();
     assertThat(r.progress().itemsCopied()).isEqualTo(1);
     assertThat(r.misfits())
-        .singleElement()
-        .satisfies(f -> assertThat(f.key()).isEqualTo(Key.of("f", 1)));
+        .extracting(Migrator.Misfit::key)
+        .containsExactlyInAnyOrder(Key.of("f", 1), Key.of("f", 3));
+    assertThat(r.misfits()).anySatisfy(f -> assertThat(f.reason()).contains("indexed-value limit"));
   }
 }
