@@ -261,7 +261,9 @@ public final class Compare {
         av,
         s.getScoreUnit(),
         ratio,
-        String.format(Locale.ROOT, "(%.2f-%.2f)", lo, hi),
+        se >= sv || ae >= av
+            ? "(noise > score)"
+            : String.format(Locale.ROOT, "(%.2f-%.2f)", lo, hi),
         target + "  [" + p.kind().label + "]");
   }
 

@@ -65,7 +65,7 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 @Measurement(iterations = 3, time = 3)
 public class DynamoDbBench {
   static final String TABLE = "bench_users";
-  static final int PARTITIONS = 100;
+  static final int PARTITIONS = 20;
   static final int PER_PARTITION = 10;
   static final int PAGE = 25;
 
@@ -162,10 +162,10 @@ public class DynamoDbBench {
 
   private static String requests(String what, Runnable op) {
     long before = total();
-    for (int i = 0; i < 20; i++) {
+    for (int i = 0; i < 5; i++) {
       op.run();
     }
-    return String.format(java.util.Locale.ROOT, " %s %.2f;", what, (total() - before) / 20.0);
+    return String.format(java.util.Locale.ROOT, " %s %.2f;", what, (total() - before) / 5.0);
   }
 
   private static long total() {
