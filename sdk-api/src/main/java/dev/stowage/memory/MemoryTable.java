@@ -83,15 +83,27 @@ final class MemoryTable {
               + " attributes exceeds the"
               + " memory driver's limits");
     }
-    remove(key);
     String token = Long.toString(versions.incrementAndGet());
     StoredItem stored = new StoredItem(item, token);
-    items.put(key, stored);
+    // Replace in place so lock-free readers see the old or the new item, never a gap.
+    StoredItem old = items.put(key, stored);
     partitions
         .computeIfAbsent(key.partition(), p -> new ConcurrentSkipListMap<>())
         .put(key, stored);
     for (IndexLayout i : layout.indexes()) {
-      addEntry(i, key, item);
+      // Add the new entry before removing the old one, and keep an unchanged entry in place.
+      boolean unchanged =
+          old != null
+              && java.util.Objects.equals(
+                  binary(old.item(), i.partitionAttribute()), binary(item, i.partitionAttribute()))
+              && java.util.Objects.equals(
+                  binary(old.item(), i.sortAttribute()), binary(item, i.sortAttribute()));
+      if (!unchanged) {
+        addEntry(i, key, item);
+        if (old != null) {
+          removeEntry(i, key, old.item());
+        }
+      }
     }
     return token;
   }
@@ -107,13 +119,17 @@ final class MemoryTable {
       part.remove(key);
     }
     for (IndexLayout i : layout.indexes()) {
-      Bytes p = binary(old.item(), i.partitionAttribute());
-      Bytes s = binary(old.item(), i.sortAttribute());
-      if (p != null && s != null) {
-        var entries = indexes.get(i.name()).get(p);
-        if (entries != null) {
-          entries.remove(new IndexEntry(s, key));
-        }
+      removeEntry(i, key, old.item());
+    }
+  }
+
+  private void removeEntry(IndexLayout i, Key key, Item item) {
+    Bytes p = binary(item, i.partitionAttribute());
+    Bytes s = binary(item, i.sortAttribute());
+    if (p != null && s != null) {
+      var entries = indexes.get(i.name()).get(p);
+      if (entries != null) {
+        entries.remove(new IndexEntry(s, key));
       }
     }
   }
