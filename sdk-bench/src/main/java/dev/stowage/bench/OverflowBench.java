@@ -36,6 +36,7 @@ public class OverflowBench {
 
   private OverflowSides.Side stowage;
   private OverflowSides.Side byHand;
+  private OverflowSides.Side byHandSha256;
   private Item item;
 
   /** Creates both sides' stores and the item, and checks both round trips. */
@@ -43,8 +44,9 @@ public class OverflowBench {
   public void setUp() {
     stowage = OverflowSides.stowage();
     byHand = OverflowSides.byHand();
+    byHandSha256 = OverflowSides.byHand(true);
     item = OverflowSides.document("doc-1", Payloads.filled(size));
-    if (!stowage().equals(item) || !byHand().equals(item)) {
+    if (!stowage().equals(item) || !byHand().equals(item) || !byHandSha256().equals(item)) {
       throw new IllegalStateException("round trip changed the item");
     }
     if (stowage.blobCount() != 1 || byHand.blobCount() != 1) {
@@ -62,5 +64,11 @@ public class OverflowBench {
   public Item byHand() {
     byHand.put(item);
     return byHand.get("doc-1");
+  }
+
+  @Benchmark
+  public Item byHandSha256() {
+    byHandSha256.put(item);
+    return byHandSha256.get("doc-1");
   }
 }

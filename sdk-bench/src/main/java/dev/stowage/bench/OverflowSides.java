@@ -16,6 +16,8 @@ import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.TableRef;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -82,6 +84,14 @@ public final class OverflowSides {
    * digest, no envelope, no serialisation: the least any overflow scheme must do.
    */
   public static Side byHand() {
+    return byHand(false);
+  }
+
+  /**
+   * By hand as {@link #byHand()}, optionally with the integrity check Stowage makes: the body's
+   * SHA-256 stored in the item on put and verified on get.
+   */
+  public static Side byHand(boolean sha256) {
     MemoryDriver driver = MemoryDriver.create();
     MemoryBlobStore blobs = new MemoryBlobStore();
     TableLayout layout =
@@ -96,6 +106,9 @@ public final class OverflowSides {
         blobs.put(blobKey, new BufferStream(body.asReadOnlyBuffer()), body.size());
         Map<String, AttributeValue> stored = new LinkedHashMap<>(item.attributes());
         stored.put("body", AttributeValue.of(blobKey));
+        if (sha256) {
+          stored.put("sha256", AttributeValue.of(Bytes.wrap(digest(body.asReadOnlyBuffer()))));
+        }
         driver.put(layout, Item.ofStored(stored), Expectation.ANY, false);
       }
 
@@ -104,6 +117,13 @@ public final class OverflowSides {
         Item read = driver.get(layout, Key.of(pk), false).orElseThrow().item();
         byte[] body = blobs.get(read.getString("body")).orElseThrow();
         Map<String, AttributeValue> out = new LinkedHashMap<>(read.attributes());
+        if (sha256) {
+          Bytes expected = read.getBinary("sha256");
+          if (!expected.equals(Bytes.wrap(digest(ByteBuffer.wrap(body))))) {
+            throw new IllegalStateException("blob digest mismatch");
+          }
+          out.remove("sha256");
+        }
         out.put("body", AttributeValue.of(Bytes.wrap(body)));
         return Item.of(out);
       }
@@ -113,6 +133,16 @@ public final class OverflowSides {
         return blobs.size();
       }
     };
+  }
+
+  private static byte[] digest(ByteBuffer data) {
+    try {
+      MessageDigest d = MessageDigest.getInstance("SHA-256");
+      d.update(data);
+      return d.digest();
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("the JVM lacks SHA-256", e);
+    }
   }
 
   /** Streams a buffer's bytes without copying them first. */
