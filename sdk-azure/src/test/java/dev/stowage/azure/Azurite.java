@@ -58,6 +58,9 @@ public final class Azurite {
     }
     int blob = freePort();
     int table = freePort();
+    // The azurite command also starts the queue service; without a port of its own it takes the
+    // fixed default 10001 and fails whenever another Azurite runs on the machine.
+    int queue = freePort();
     List<String> command =
         List.of(
             bin.toString(),
@@ -71,6 +74,10 @@ public final class Azurite {
             "127.0.0.1",
             "--tablePort",
             String.valueOf(table),
+            "--queueHost",
+            "127.0.0.1",
+            "--queuePort",
+            String.valueOf(queue),
             "--skipApiVersionCheck",
             "--disableTelemetry");
     Process p;

@@ -36,7 +36,13 @@ public final class BatchReads {
     this.executor = executor;
   }
 
+  /** The stored items among {@code keys}. */
   public List<StoredItem> get(TableLayout layout, List<Key> keys) {
+    return rows(layout, keys).values().stream().map(Row::stored).toList();
+  }
+
+  /** The rows of the items among {@code keys} that exist. */
+  public Map<Key, Row> rows(TableLayout layout, List<Key> keys) {
     Map<String, List<Key>> byPartition = new LinkedHashMap<>();
     for (Key k : keys) {
       byPartition
@@ -53,23 +59,25 @@ public final class BatchReads {
         pointReads.addAll(e.getValue());
       }
     }
-    List<StoredItem> found = new ArrayList<>();
+    Map<Key, Row> found = new HashMap<>();
     for (CompletableFuture<RangeResult> f : ranges) {
       RangeResult r = join(f);
-      found.addAll(r.found());
+      found.putAll(r.found());
       pointReads.addAll(r.unread());
     }
-    for (Optional<Row> row : queries.getAll(layout, pointReads)) {
-      row.ifPresent(x -> found.add(x.stored()));
+    List<Optional<Row>> read = queries.getAll(layout, pointReads);
+    for (int i = 0; i < read.size(); i++) {
+      Key k = pointReads.get(i);
+      read.get(i).ifPresent(x -> found.put(k, x));
     }
     return found;
   }
 
-  private record RangeResult(List<StoredItem> found, List<Key> unread) {}
+  private record RangeResult(Map<Key, Row> found, List<Key> unread) {}
 
   private RangeResult range(TableLayout layout, String pk, List<Key> keys) {
     Map<String, Key> wanted = new HashMap<>();
-    for (Key k : keys) {
+    for (Key k : new java.util.LinkedHashSet<>(keys)) {
       wanted.put(AzureKeys.rowKey(k), k);
     }
     List<String> rowKeys = new ArrayList<>(wanted.keySet());
@@ -84,7 +92,7 @@ public final class BatchReads {
             + "'";
     int budget = ROWS_PER_KEY * keys.size();
     Iterator<TableEntity> rows = Queries.list(tables.data(layout.ref()), filter, budget);
-    List<StoredItem> found = new ArrayList<>();
+    Map<Key, Row> found = new HashMap<>();
     String last = "";
     boolean exhausted = false;
     while (!wanted.isEmpty() && budget > 0) {
@@ -97,7 +105,7 @@ public final class BatchReads {
       last = e.getRowKey();
       Key k = wanted.remove(last);
       if (k != null) {
-        found.add(ItemStore.row(layout, k, e).stored());
+        found.put(k, ItemStore.row(layout, k, e));
       }
     }
     // Keys up to the last row read are answered (found, or absent); so is everything once the

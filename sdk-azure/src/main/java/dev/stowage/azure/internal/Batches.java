@@ -6,6 +6,7 @@ import com.azure.data.tables.models.TableTransactionAction;
 import com.azure.data.tables.models.TableTransactionActionType;
 import com.azure.data.tables.models.TableTransactionFailedException;
 import dev.stowage.InvalidRequestException;
+import dev.stowage.UnavailableException;
 import dev.stowage.UnsupportedCapabilityException;
 import dev.stowage.item.Key;
 import dev.stowage.spi.BatchWriteResult;
@@ -18,6 +19,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
 
 /**
  * Batch writes and single-partition transactions.
@@ -39,24 +43,55 @@ public final class Batches {
   private final ItemStore store;
   private final ItemWriter writer;
   private final IndexEntries index;
+  private final ExecutorService executor;
   private final AzureSizeModel sizes = new AzureSizeModel();
 
-  public Batches(Tables tables, ItemStore store, ItemWriter writer, IndexEntries index) {
+  public Batches(
+      Tables tables,
+      ItemStore store,
+      ItemWriter writer,
+      IndexEntries index,
+      ExecutorService executor) {
     this.tables = tables;
     this.store = store;
     this.writer = writer;
     this.index = index;
+    this.executor = executor;
   }
 
   /** See {@link dev.stowage.spi.StorageDriver#batchWrite}. */
   public BatchWriteResult batchWrite(TableLayout layout, List<WriteOp> writes) {
     if (!layout.indexes().isEmpty()) {
+      // Keys are distinct, so the per-item writes (each keeping the index write order) run in
+      // parallel.
+      List<CompletableFuture<Void>> futures = new ArrayList<>(writes.size());
       for (WriteOp w : writes) {
-        if (w instanceof WriteOp.Put p) {
-          writer.put(layout, p.item(), Expectation.ANY, false);
-        } else {
-          writer.delete(layout, w.key(), Expectation.ANY, false);
+        futures.add(
+            CompletableFuture.runAsync(
+                () -> {
+                  if (w instanceof WriteOp.Put p) {
+                    writer.put(layout, p.item(), Expectation.ANY, false);
+                  } else {
+                    writer.delete(layout, w.key(), Expectation.ANY, false);
+                  }
+                },
+                executor));
+      }
+      RuntimeException first = null;
+      for (CompletableFuture<Void> f : futures) {
+        try {
+          f.join();
+        } catch (CompletionException e) {
+          if (first == null) {
+            first =
+                e.getCause() instanceof RuntimeException re
+                    ? re
+                    : new UnavailableException("batch write failed", e.getCause());
+          }
         }
+      }
+      if (first != null) {
+        throw first;
       }
       return BatchWriteResult.DONE;
     }

@@ -120,6 +120,19 @@ public final class IndexEntries {
   public void deleteQuietly(TableLayout layout, List<Entry> entries) {
     TableClient client = tables.index(layout.ref());
     for (Entry e : entries) {
+      try {
+        client.submitTransaction(
+            List.of(
+                new TableTransactionAction(
+                    TableTransactionActionType.DELETE,
+                    new TableEntity(e.partitionKey(), e.forwardRowKey())),
+                new TableTransactionAction(
+                    TableTransactionActionType.DELETE,
+                    new TableEntity(e.partitionKey(), e.reverseRowKey()))));
+        continue;
+      } catch (RuntimeException ex) {
+        // One row is already gone (a concurrent repair); delete the other one by itself.
+      }
       for (String rk : new String[] {e.forwardRowKey(), e.reverseRowKey()}) {
         try {
           client.deleteEntity(e.partitionKey(), rk);

@@ -45,12 +45,19 @@ public final class Queries {
   private final ItemStore store;
   private final IndexEntries index;
   private final ExecutorService executor;
+  private final BatchReads batchReads;
 
   public Queries(Tables tables, ItemStore store, IndexEntries index, ExecutorService executor) {
     this.tables = tables;
     this.store = store;
     this.index = index;
     this.executor = executor;
+    this.batchReads = new BatchReads(tables, this, executor);
+  }
+
+  /** Batch reads over this query engine's point reads. */
+  public BatchReads batchReads() {
+    return batchReads;
   }
 
   /** See {@link dev.stowage.spi.StorageDriver#query}. */
