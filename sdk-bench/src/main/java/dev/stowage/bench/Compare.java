@@ -108,6 +108,14 @@ public final class Compare {
     String o = "OverflowBench";
     PAIRS.add(
         new Pair("overflow put+get vs by hand", o, "stowage", "byHand", Kind.TIME_AT_MOST, 1.2));
+    PAIRS.add(
+        new Pair(
+            "overflow put+get vs by hand + SHA-256",
+            o,
+            "stowage",
+            "byHandSha256",
+            Kind.TIME_AT_MOST,
+            Double.NaN));
     String d = "DynamoDbBench";
     for (String op : List.of("Get", "Put", "Query")) {
       PAIRS.add(
