@@ -2,6 +2,7 @@ package dev.stowage;
 
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 
 /**
  * How the core retries retryable errors: exponential backoff with full jitter, a bounded number of
@@ -55,5 +56,40 @@ public record RetryPolicy(int maxAttempts, Duration baseDelay, Duration maxDelay
       return hint;
     }
     return Duration.ofMillis(jittered);
+  }
+
+  /**
+   * Runs {@code call}, retrying retryable {@link StowageException}s with this policy's backoff, and
+   * rethrows the last failure. For code that talks to drivers or blob stores directly (tools,
+   * migrations); the store's own operations already retry.
+   *
+   * @throws UnavailableException if interrupted while backing off (the interrupt flag is kept)
+   */
+  public <T> T call(Supplier<T> call) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return call.get();
+      } catch (StowageException e) {
+        if (!e.retryable() || attempt >= maxAttempts) {
+          throw e;
+        }
+        Duration hint = e instanceof ThrottledException t ? t.retryAfter().orElse(null) : null;
+        try {
+          Thread.sleep(delayBefore(attempt, hint).toMillis());
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw new UnavailableException("interrupted while backing off", ie);
+        }
+      }
+    }
+  }
+
+  /** Runs {@code call} under this policy; see {@link #call(Supplier)}. */
+  public void run(Runnable call) {
+    call(
+        () -> {
+          call.run();
+          return null;
+        });
   }
 }

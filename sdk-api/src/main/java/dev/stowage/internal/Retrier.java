@@ -1,7 +1,6 @@
 package dev.stowage.internal;
 
 import dev.stowage.RetryPolicy;
-import dev.stowage.StowageException;
 import dev.stowage.ThrottledException;
 import dev.stowage.UnavailableException;
 import java.time.Duration;
@@ -23,22 +22,17 @@ public final class Retrier {
     return policy;
   }
 
-  /** Runs {@code call}, retrying retryable failures; rethrows the last failure. */
+  /** Runs {@code call} under the policy, counting throttled attempts. */
   public <T> T call(Supplier<T> call) {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return call.get();
-      } catch (StowageException e) {
-        if (e instanceof ThrottledException) {
-          metrics.throttled();
-        }
-        if (!e.retryable() || attempt >= policy.maxAttempts()) {
-          throw e;
-        }
-        Duration hint = e instanceof ThrottledException t ? t.retryAfter().orElse(null) : null;
-        sleep(policy.delayBefore(attempt, hint));
-      }
-    }
+    return policy.call(
+        () -> {
+          try {
+            return call.get();
+          } catch (ThrottledException e) {
+            metrics.throttled();
+            throw e;
+          }
+        });
   }
 
   /** Runs {@code call} with retries. */

@@ -6,8 +6,6 @@ import dev.stowage.query.Condition;
 import dev.stowage.query.Update;
 import dev.stowage.spi.BatchGetResult;
 import dev.stowage.spi.BatchWriteResult;
-import dev.stowage.spi.Capability;
-import dev.stowage.spi.DriverLimits;
 import dev.stowage.spi.DriverQuery;
 import dev.stowage.spi.DriverScan;
 import dev.stowage.spi.Expectation;
@@ -15,7 +13,6 @@ import dev.stowage.spi.QueryResult;
 import dev.stowage.spi.StorageDriver;
 import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.TableLayout;
-import dev.stowage.spi.TableRef;
 import dev.stowage.spi.TxOp;
 import dev.stowage.spi.WriteOp;
 import dev.stowage.spi.WriteResult;
@@ -28,8 +25,7 @@ import java.util.concurrent.atomic.LongAdder;
  * A driver decorator that counts the requests a store sends to its backend and the bytes of the
  * items it writes (as the backend's size model counts them). Thread-safe.
  */
-public final class CountingDriver implements StorageDriver {
-  private final StorageDriver delegate;
+public final class CountingDriver extends ForwardingDriver {
   private final boolean closeDelegate;
   private final LongAdder reads = new LongAdder();
   private final LongAdder writes = new LongAdder();
@@ -45,7 +41,7 @@ public final class CountingDriver implements StorageDriver {
 
   /** Wraps {@code delegate}; closing this closes it only if {@code closeDelegate}. */
   public CountingDriver(StorageDriver delegate, boolean closeDelegate) {
-    this.delegate = delegate;
+    super(delegate);
     this.closeDelegate = closeDelegate;
   }
 
@@ -92,31 +88,6 @@ public final class CountingDriver implements StorageDriver {
   private void wrote(Item item) {
     itemsWritten.increment();
     bytesWritten.add(delegate.limits().sizeModel().itemBytes(item));
-  }
-
-  @Override
-  public String name() {
-    return delegate.name();
-  }
-
-  @Override
-  public DriverLimits limits() {
-    return delegate.limits();
-  }
-
-  @Override
-  public Set<Capability> capabilities() {
-    return delegate.capabilities();
-  }
-
-  @Override
-  public void ensureTable(TableLayout layout) {
-    delegate.ensureTable(layout);
-  }
-
-  @Override
-  public void dropTable(TableRef table) {
-    delegate.dropTable(table);
   }
 
   @Override

@@ -5,7 +5,6 @@ import dev.stowage.TableSpec;
 import dev.stowage.cli.migrate.internal.Checkpoint;
 import dev.stowage.cli.migrate.internal.KeyText;
 import dev.stowage.cli.migrate.internal.OverflowPointers;
-import dev.stowage.cli.migrate.internal.Retry;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
@@ -71,7 +70,7 @@ public final class Migrator {
   private final int pageSize;
   private final Path checkpointFile;
   private final Consumer<Progress> onProgress;
-  private final Retry retry;
+  private final RetryPolicy retry;
 
   private Migrator(Builder b) {
     this.spec = Objects.requireNonNull(b.spec, "spec");
@@ -97,7 +96,7 @@ public final class Migrator {
     this.pageSize = b.pageSize;
     this.checkpointFile = b.checkpoint;
     this.onProgress = b.onProgress;
-    this.retry = new Retry(b.retryPolicy);
+    this.retry = b.retryPolicy;
   }
 
   /** Starts configuring a migration of the table {@code spec} describes. */
@@ -260,8 +259,17 @@ public final class Migrator {
       BatchWriteResult r = retry.call(() -> targetDriver.batchWrite(targetLayout, now));
       left = r.unprocessed();
       if (!left.isEmpty()) {
-        Retry.sleep(RetryPolicy.DEFAULT.delayBefore(Math.min(attempt, 10), null));
+        backOff(retry.delayBefore(Math.min(attempt, 10), null));
       }
+    }
+  }
+
+  private static void backOff(java.time.Duration delay) {
+    try {
+      Thread.sleep(delay.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while retrying unprocessed writes", e);
     }
   }
 

@@ -1,10 +1,10 @@
 package dev.stowage.cli.migrate;
 
+import dev.stowage.RetryPolicy;
 import dev.stowage.TableSpec;
 import dev.stowage.cli.json.ItemJson;
 import dev.stowage.cli.json.Json;
 import dev.stowage.cli.migrate.internal.OverflowPointers;
-import dev.stowage.cli.migrate.internal.Retry;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
@@ -27,7 +27,7 @@ import java.util.Optional;
 /** Scans both sides of a migration and compares per-item digests. */
 final class Verifier {
   private static final int MAX_EXAMPLES = 20;
-  private final Retry retry;
+  private final RetryPolicy retry;
   private final TableSpec spec;
   private final StorageDriver sourceDriver;
   private final BlobStore sourceBlobs;
@@ -37,7 +37,7 @@ final class Verifier {
   private final TableLayout targetLayout;
 
   Verifier(
-      Retry retry,
+      RetryPolicy retry,
       TableSpec spec,
       StorageDriver sourceDriver,
       BlobStore sourceBlobs,
