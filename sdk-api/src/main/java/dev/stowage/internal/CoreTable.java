@@ -186,12 +186,20 @@ final class CoreTable implements Table {
       shared.metrics.writes.increment();
       result =
           shared.retrier.call(
-              () -> shared.driver.put(layout, prepared.item(), Expectation.ANY, true));
+              () -> shared.driver.put(layout, prepared.item(), Expectation.ANY, mayHaveBlobs()));
     } catch (StowageException e) {
       abandonIfDefinite(prepared, e);
       throw e;
     }
     result.previous().ifPresent(p -> release(p.item()));
+  }
+
+  /**
+   * Whether replaced items may point to blobs, so a put must return them. Without a blob store
+   * nothing overflows, and asking for the previous item would only cost (DynamoDB ALL_OLD).
+   */
+  private boolean mayHaveBlobs() {
+    return shared.blobStore != null;
   }
 
   /**
