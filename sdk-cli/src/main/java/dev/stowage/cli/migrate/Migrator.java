@@ -1,14 +1,17 @@
 package dev.stowage.cli.migrate;
 
+import dev.stowage.ItemTooLargeException;
 import dev.stowage.RetryPolicy;
 import dev.stowage.TableSpec;
 import dev.stowage.cli.migrate.internal.Checkpoint;
 import dev.stowage.cli.migrate.internal.KeyText;
 import dev.stowage.cli.migrate.internal.OverflowPointers;
+import dev.stowage.internal.OverflowHandler;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.overflow.BlobStore;
+import dev.stowage.overflow.internal.BlobOverflow;
 import dev.stowage.spi.BatchWriteResult;
 import dev.stowage.spi.DriverLimits;
 import dev.stowage.spi.DriverScan;
@@ -192,13 +195,17 @@ public final class Migrator {
       List<Misfit> misfits) {
     DriverLimits limits = targetDriver.limits();
     List<WriteOp> writes = new ArrayList<>();
+    java.util.Set<Key> refit = new java.util.HashSet<>();
     for (StoredItem s : items) {
       Item item = s.item();
       Key key = spec.keySchema().keyOf(item);
       String tooBig = violation(limits, item);
-      if (tooBig != null) {
-        misfits.add(new Misfit(key, tooBig));
+      if (tooBig != null && targetBlobs == null) {
+        misfits.add(new Misfit(key, tooBig + " (give a target blob store to overflow it)"));
         continue;
+      }
+      if (tooBig != null) {
+        refit.add(key);
       }
       writes.add(new WriteOp.Put(key, item));
     }
@@ -210,7 +217,16 @@ public final class Migrator {
       }
       List<WriteOp> part = new ArrayList<>();
       for (WriteOp op : writes.subList(i, Math.min(writes.size(), i + chunk))) {
-        part.add(withCopiedBlob((WriteOp.Put) op, c));
+        WriteOp.Put put = (WriteOp.Put) op;
+        if (refit.contains(put.key())) {
+          try {
+            part.add(refitted(put, limits, c));
+          } catch (ItemTooLargeException e) {
+            misfits.add(new Misfit(put.key(), e.getMessage()));
+          }
+        } else {
+          part.add(withCopiedBlob(put, c));
+        }
       }
       writeAll(part);
       c.items.add(part.size());
@@ -221,6 +237,34 @@ public final class Migrator {
     if (cp != null) {
       cp.page(start, last, items.size());
     }
+  }
+
+  /**
+   * An item that fits the source but not the target: its overflowed attributes are put back (in
+   * their stored form: encrypted values stay encrypted) and the item is overflowed again for the
+   * target's limits into the target's blob store.
+   *
+   * @throws ItemTooLargeException if even its key and indexed attributes do not fit the target
+   */
+  private WriteOp refitted(WriteOp.Put put, DriverLimits limits, Counters c) {
+    Item whole = put.item();
+    if (whole.has(OverflowPointers.ATTRIBUTE)) {
+      if (sourceBlobs == null) {
+        throw new IllegalArgumentException(
+            "item " + put.key() + " has overflowed attributes: give a source blob store");
+      }
+      whole =
+          retry.call(
+              () -> new BlobOverflow(sourceBlobs).restore(sourceLayout.ref(), put.item(), null));
+    }
+    Item fitted = whole;
+    OverflowHandler.Prepared p =
+        retry.call(
+            () -> new BlobOverflow(targetBlobs).prepare(targetLayout.ref(), spec, limits, fitted));
+    if (p.blobKey() != null) {
+      c.blobs.increment();
+    }
+    return new WriteOp.Put(put.key(), p.item());
   }
 
   private WriteOp withCopiedBlob(WriteOp.Put put, Counters c) {

@@ -5,10 +5,11 @@ import dev.stowage.TableSpec;
 import dev.stowage.cli.json.ItemJson;
 import dev.stowage.cli.json.Json;
 import dev.stowage.cli.migrate.internal.OverflowPointers;
-import dev.stowage.item.AttributeValue;
+import dev.stowage.internal.OverflowHandler;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.overflow.BlobStore;
+import dev.stowage.overflow.internal.BlobOverflow;
 import dev.stowage.spi.DriverScan;
 import dev.stowage.spi.QueryResult;
 import dev.stowage.spi.StorageDriver;
@@ -19,10 +20,8 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /** Scans both sides of a migration and compares per-item digests. */
 final class Verifier {
@@ -102,7 +101,7 @@ final class Verifier {
           retry.call(() -> driver.scan(layout, new DriverScan(pageSize, from, true)));
       for (StoredItem s : page.items()) {
         Key key = spec.keySchema().keyOf(s.item());
-        sink.accept(key, digest(s.item(), blobs));
+        sink.accept(key, digest(s.item(), blobs, layout.ref()));
         n++;
       }
       if (!page.more() || page.items().isEmpty()) {
@@ -113,23 +112,27 @@ final class Verifier {
   }
 
   /**
-   * SHA-256 of the item's canonical JSON, with the overflow pointer replaced by the digest of the
-   * blob it names (or "missing").
+   * SHA-256 of the item's canonical JSON with every overflowed attribute put back (still in its
+   * stored, possibly encrypted form), so an item that overflowed differently on the two sides
+   * (another backend's limits) still compares equal. An item whose blob is missing digests to a
+   * value that matches nothing.
    */
-  private String digest(Item item, BlobStore blobs) {
-    MessageDigest md = sha256();
-    Map<String, AttributeValue> attrs = new LinkedHashMap<>(item.attributes());
-    AttributeValue pointer = attrs.remove(OverflowPointers.ATTRIBUTE);
-    md.update(
-        Json.write(ItemJson.toJson(Item.ofStored(attrs), ItemJson.NumberStyle.NUMBER))
-            .getBytes(StandardCharsets.UTF_8));
-    if (pointer != null) {
-      String key = OverflowPointers.blobKey(pointer);
-      Optional<byte[]> blob = blobs == null ? Optional.empty() : retry.call(() -> blobs.get(key));
-      md.update((byte) 0);
-      md.update(
-          blob.map(b -> sha256().digest(b)).orElse("missing".getBytes(StandardCharsets.UTF_8)));
+  private String digest(Item item, BlobStore blobs, dev.stowage.spi.TableRef ref) {
+    Item whole = item;
+    if (item.has(OverflowPointers.ATTRIBUTE)) {
+      if (blobs == null) {
+        return "missing blob store";
+      }
+      try {
+        whole = retry.call(() -> new BlobOverflow(blobs).restore(ref, item, null));
+      } catch (OverflowHandler.BlobMissingException e) {
+        return "missing blob";
+      }
     }
+    MessageDigest md = sha256();
+    md.update(
+        Json.write(ItemJson.toJson(whole, ItemJson.NumberStyle.NUMBER))
+            .getBytes(StandardCharsets.UTF_8));
     return java.util.HexFormat.of().formatHex(md.digest());
   }
 

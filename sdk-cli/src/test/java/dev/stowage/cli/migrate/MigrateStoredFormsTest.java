@@ -144,4 +144,49 @@ class MigrateStoredFormsTest {
     assertThat(t.batchGet(originals.stream().map(SPEC.keySchema()::keyOf).toList()).values())
         .containsExactlyInAnyOrderElementsOf(originals);
   }
+
+  @Test
+  void itemsThatFitTheSourceButNotTheTargetOverflowAgainOnTheTarget() {
+    // DynamoDB-like source (400 KB items, no per-attribute limit), Azure-like target (64 KiB per
+    // attribute, 252 attributes): a 300 KB attribute fits the source inline but not the target.
+    MemoryDriver sourceDriver = MemoryDriver.create();
+    MemoryBlobStore sourceBlobs = new MemoryBlobStore();
+    Table s =
+        Stowage.builder(sourceDriver).blobStore(sourceBlobs).codecs(codecs).build().table(SPEC);
+    Random random = new Random(11);
+    List<Item> originals = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      byte[] scan = new byte[i % 3 == 0 ? 300_000 : 500_000];
+      random.nextBytes(scan);
+      originals.add(
+          Item.builder()
+              .put("owner", "o")
+              .put("n", i)
+              .put("kind", "a")
+              .put("secret", "s-" + i)
+              .put("scan", scan)
+              .build());
+    }
+    originals.forEach(s::put);
+    assertThat(sourceBlobs.size()).isEqualTo(8); // the 300 KB ones stayed inline on the source
+
+    MemoryDriver targetDriver =
+        MemoryDriver.builder().limits(dev.stowage.memory.MemoryLimits.azure()).build();
+    MemoryBlobStore targetBlobs = new MemoryBlobStore();
+    Migrator m =
+        Migrator.builder(SPEC)
+            .source(sourceDriver, sourceBlobs, "")
+            .target(targetDriver, targetBlobs, "")
+            .build();
+    Migrator.Report r = m.run();
+    assertThat(r.misfits()).isEmpty();
+    assertThat(r.progress().itemsCopied()).isEqualTo(12);
+    assertThat(m.verify().ok()).isTrue();
+    assertThat(targetBlobs.size()).isEqualTo(12);
+    Table t =
+        Stowage.builder(targetDriver).blobStore(targetBlobs).codecs(codecs).build().table(SPEC);
+    for (Item original : originals) {
+      assertThat(t.get(SPEC.keySchema().keyOf(original))).contains(original);
+    }
+  }
 }
