@@ -102,8 +102,8 @@ public final class AzureTablesDriver implements StorageDriver {
     IndexEntries index = new IndexEntries(tables);
     this.writer = new ItemWriter(store, index, hook);
     this.queries = new Queries(tables, store, index, executor);
-    this.batches = new Batches(tables, store, writer, index, executor);
     this.batchReads = queries.batchReads();
+    this.batches = new Batches(tables, store, index, batchReads, hook, executor);
   }
 
   /**

@@ -23,6 +23,7 @@ import dev.stowage.spi.Position;
 import dev.stowage.spi.QueryResult;
 import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.TableLayout;
+import dev.stowage.spi.WriteOp;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -209,5 +210,60 @@ class IndexMaintenanceTest {
     driver.put(table, without, Expectation.ANY, false);
     assertThat(queryAll("x", KeyRange.ALL, false, 10)).isEmpty();
     assertThat(indexRows()).isZero();
+  }
+
+  static WriteOp put(Item item) {
+    return new WriteOp.Put(SCHEMA.keyOf(item), item);
+  }
+
+  static Key key(String pk, long sk) {
+    return Key.of(AttributeValue.of(pk), AttributeValue.of(sk));
+  }
+
+  @Test
+  void batchWritesMoveAddAndRemoveEntriesLikeSingleWrites() {
+    driver.put(table, item("p1", 1, "x", "b", "old"), Expectation.ANY, false);
+    driver.put(table, item("p2", 1, "x", "c", "gone"), Expectation.ANY, false);
+    List<WriteOp> batch = new ArrayList<>();
+    batch.add(put(item("p1", 1, "x", "d", "moved")));
+    batch.add(new WriteOp.Delete(key("p2", 1)));
+    batch.add(new WriteOp.Delete(key("p9", 9)));
+    for (int i = 0; i < 120; i++) {
+      batch.add(put(item("p3", i, i % 2 == 0 ? "x" : "y", "e" + (100 + i), "n")));
+    }
+    assertThat(driver.batchWrite(table, batch).unprocessed()).isEmpty();
+    List<String> x = queryAll("x", KeyRange.ALL, false, 1000);
+    assertThat(x).hasSize(61).contains("d/p1/moved").doesNotContain("b/p1/old", "c/p2/gone");
+    assertThat(queryAll("y", KeyRange.ALL, true, 7)).hasSize(60);
+    assertThat(indexRows()).isEqualTo(2 * 121);
+  }
+
+  @Test
+  void batchCrashAfterNewEntriesKeepsTheOldVersionsVisible() {
+    driver.put(table, item("p1", 1, "x", "b", "old"), Expectation.ANY, false);
+    CRASH_AFTER.set(WriteStep.NEW_ENTRIES_WRITTEN);
+    List<WriteOp> batch =
+        List.of(put(item("p1", 1, "x", "c", "new")), put(item("p2", 1, "x", "a", "new")));
+    assertThatThrownBy(() -> driver.batchWrite(table, batch)).isInstanceOf(SimulatedCrash.class);
+    CRASH_AFTER.set(null);
+    assertThat(indexRows()).isEqualTo(6);
+    assertThat(queryAll("x", KeyRange.ALL, false, 10)).containsExactly("b/p1/old");
+    assertThat(queryAll("x", KeyRange.ALL, true, 10)).containsExactly("b/p1/old");
+    assertThat(indexRows()).isEqualTo(2);
+  }
+
+  @Test
+  void batchCrashAfterTheItemWritesNeverShowsStaleOrDeletedVersions() {
+    driver.put(table, item("p1", 1, "x", "b", "old"), Expectation.ANY, false);
+    driver.put(table, item("p2", 1, "x", "c", "deleted"), Expectation.ANY, false);
+    CRASH_AFTER.set(WriteStep.ITEM_WRITTEN);
+    List<WriteOp> batch =
+        List.of(put(item("p1", 1, "x", "a", "new")), new WriteOp.Delete(key("p2", 1)));
+    assertThatThrownBy(() -> driver.batchWrite(table, batch)).isInstanceOf(SimulatedCrash.class);
+    CRASH_AFTER.set(null);
+    assertThat(indexRows()).isEqualTo(6);
+    assertThat(queryAll("x", KeyRange.ALL, true, 1)).containsExactly("a/p1/new");
+    assertThat(queryAll("x", KeyRange.ALL, false, 1)).containsExactly("a/p1/new");
+    assertThat(indexRows()).isEqualTo(2);
   }
 }

@@ -6,11 +6,10 @@ import com.azure.data.tables.models.TableTransactionAction;
 import com.azure.data.tables.models.TableTransactionActionType;
 import com.azure.data.tables.models.TableTransactionFailedException;
 import dev.stowage.InvalidRequestException;
-import dev.stowage.UnavailableException;
 import dev.stowage.UnsupportedCapabilityException;
+import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.spi.BatchWriteResult;
-import dev.stowage.spi.Expectation;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.TableRef;
 import dev.stowage.spi.TxOp;
@@ -19,18 +18,16 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 
 /**
  * Batch writes and single-partition transactions.
  *
- * <p>Batch writes on tables without indexes are grouped by partition into entity-group transactions
- * of at most 100 actions and under 4 MiB (each item with a sort key takes two actions: item and
- * mirror). A delete of a missing item fails a whole Azure transaction with 404, so that action is
- * dropped and the rest resubmitted. Tables with indexes write item by item through {@link
- * ItemWriter}, keeping the index write order.
+ * <p>Batch writes are grouped by partition into entity-group transactions of at most 100 actions
+ * and under 4 MiB (each item with a sort key takes two actions: item and mirror), partitions in
+ * parallel. A delete of a missing item fails a whole Azure transaction with 404, so that action is
+ * dropped and the rest resubmitted. On tables with indexes the batch keeps {@link ItemWriter}'s
+ * index write order, step by step for the whole batch.
  */
 public final class Batches {
   /** Azure's limit of actions per entity-group transaction. */
@@ -41,91 +38,121 @@ public final class Batches {
 
   private final Tables tables;
   private final ItemStore store;
-  private final ItemWriter writer;
   private final IndexEntries index;
+  private final BatchReads reads;
+  private final WriteStep.Hook hook;
   private final ExecutorService executor;
   private final AzureSizeModel sizes = new AzureSizeModel();
 
   public Batches(
       Tables tables,
       ItemStore store,
-      ItemWriter writer,
       IndexEntries index,
+      BatchReads reads,
+      WriteStep.Hook hook,
       ExecutorService executor) {
     this.tables = tables;
     this.store = store;
-    this.writer = writer;
     this.index = index;
+    this.reads = reads;
+    this.hook = hook;
     this.executor = executor;
   }
 
   /** See {@link dev.stowage.spi.StorageDriver#batchWrite}. */
   public BatchWriteResult batchWrite(TableLayout layout, List<WriteOp> writes) {
     if (!layout.indexes().isEmpty()) {
-      // Keys are distinct, so the per-item writes (each keeping the index write order) run in
-      // parallel.
-      List<CompletableFuture<Void>> futures = new ArrayList<>(writes.size());
-      for (WriteOp w : writes) {
-        futures.add(
-            CompletableFuture.runAsync(
-                () -> {
-                  if (w instanceof WriteOp.Put p) {
-                    writer.put(layout, p.item(), Expectation.ANY, false);
-                  } else {
-                    writer.delete(layout, w.key(), Expectation.ANY, false);
-                  }
-                },
-                executor));
-      }
-      RuntimeException first = null;
-      for (CompletableFuture<Void> f : futures) {
-        try {
-          f.join();
-        } catch (CompletionException e) {
-          if (first == null) {
-            first =
-                e.getCause() instanceof RuntimeException re
-                    ? re
-                    : new UnavailableException("batch write failed", e.getCause());
-          }
-        }
-      }
-      if (first != null) {
-        throw first;
-      }
-      return BatchWriteResult.DONE;
+      return batchWriteIndexed(layout, writes);
     }
-    Map<String, List<WriteOp>> byPartition = new LinkedHashMap<>();
+    Map<String, List<ItemActions>> byPartition = new LinkedHashMap<>();
     for (WriteOp w : writes) {
+      Key key = w.key();
       byPartition
-          .computeIfAbsent(AzureKeys.partitionKey(w.key().partition()), k -> new ArrayList<>())
-          .add(w);
+          .computeIfAbsent(AzureKeys.partitionKey(key.partition()), k -> new ArrayList<>())
+          .add(
+              w instanceof WriteOp.Put p
+                  ? putActions(layout, key, p.item(), null)
+                  : deleteActions(key));
     }
-    TableClient client = tables.data(layout.ref());
-    for (List<WriteOp> group : byPartition.values()) {
-      List<List<TableTransactionAction>> chunks = chunk(layout, group);
-      for (List<TableTransactionAction> chunk : chunks) {
-        submitDroppingMissingDeletes(client, chunk, layout.ref());
-      }
-    }
+    submitByPartition(layout, byPartition);
     return BatchWriteResult.DONE;
   }
 
-  private List<List<TableTransactionAction>> chunk(TableLayout layout, List<WriteOp> group) {
+  /**
+   * A batch on a table with indexes, in the write order of {@link ItemWriter} applied to the whole
+   * batch: the replaced versions are read (range reads per partition), then (1) every new entry is
+   * written, (2) the items, (3) the replaced versions' entries are deleted — each step as
+   * entity-group transactions per partition, in parallel. A crash between steps leaves only entries
+   * that read repair skips and deletes. Items are written unconditionally, as batch writes are; a
+   * version written concurrently between the read and the write loses its entries to read repair
+   * instead of to step (3).
+   */
+  private BatchWriteResult batchWriteIndexed(TableLayout layout, List<WriteOp> writes) {
+    Map<Key, Row> previous = reads.rows(layout, writes.stream().map(WriteOp::key).toList());
+    List<IndexEntries.Entry> fresh = new ArrayList<>();
+    List<IndexEntries.Entry> stale = new ArrayList<>();
+    Map<String, List<ItemActions>> byPartition = new LinkedHashMap<>();
+    for (WriteOp w : writes) {
+      Key key = w.key();
+      Row replaced = previous.get(key);
+      if (replaced != null) {
+        stale.addAll(ItemWriter.staleEntries(layout, key, replaced));
+      }
+      ItemActions actions;
+      if (w instanceof WriteOp.Put p) {
+        String nonce = IndexEntries.newNonce();
+        fresh.addAll(IndexEntries.entries(layout, key, p.item(), nonce));
+        actions = putActions(layout, key, p.item(), nonce);
+      } else if (replaced != null) {
+        actions = deleteActions(key);
+      } else {
+        continue;
+      }
+      byPartition
+          .computeIfAbsent(AzureKeys.partitionKey(key.partition()), k -> new ArrayList<>())
+          .add(actions);
+    }
+    index.writeAll(layout, fresh, executor);
+    hook.after(WriteStep.NEW_ENTRIES_WRITTEN);
+    submitByPartition(layout, byPartition);
+    hook.after(WriteStep.ITEM_WRITTEN);
+    index.deleteAllQuietly(layout, stale, executor);
+    hook.after(WriteStep.STALE_ENTRIES_DELETED);
+    return BatchWriteResult.DONE;
+  }
+
+  /** Submits each partition's actions as transactions; partitions in parallel. */
+  private void submitByPartition(TableLayout layout, Map<String, List<ItemActions>> byPartition) {
+    TableClient client = tables.data(layout.ref());
+    List<List<TableTransactionAction>> transactions = new ArrayList<>();
+    for (List<ItemActions> perItem : byPartition.values()) {
+      transactions.addAll(chunk(perItem));
+    }
+    Parallel.run(
+        executor,
+        transactions,
+        actions -> submitDroppingMissingDeletes(client, actions, layout.ref()));
+  }
+
+  /**
+   * Groups one partition's per-item actions (an item and its mirror stay together) into
+   * transactions within Azure's action and body limits.
+   */
+  private static List<List<TableTransactionAction>> chunk(List<ItemActions> perItem) {
     List<List<TableTransactionAction>> chunks = new ArrayList<>();
     List<TableTransactionAction> current = new ArrayList<>();
     long bytes = 0;
-    for (WriteOp w : group) {
-      List<TableTransactionAction> actions = actions(layout, w);
-      long size = w instanceof WriteOp.Put p ? sizes.itemBytes(p.item()) : 1024;
+    for (ItemActions item : perItem) {
+      List<TableTransactionAction> actions = item.actions();
       if (!current.isEmpty()
-          && (current.size() + actions.size() > MAX_ACTIONS || bytes + size > MAX_BODY_BYTES)) {
+          && (current.size() + actions.size() > MAX_ACTIONS
+              || bytes + item.bytes() > MAX_BODY_BYTES)) {
         chunks.add(current);
         current = new ArrayList<>();
         bytes = 0;
       }
       current.addAll(actions);
-      bytes += size;
+      bytes += item.bytes();
     }
     if (!current.isEmpty()) {
       chunks.add(current);
@@ -133,30 +160,40 @@ public final class Batches {
     return chunks;
   }
 
-  private static List<TableTransactionAction> actions(TableLayout layout, WriteOp w) {
-    Key key = w.key();
-    String pk = AzureKeys.partitionKey(key.partition());
-    List<TableTransactionAction> out = new ArrayList<>(2);
-    if (w instanceof WriteOp.Put p) {
-      TableEntity e = ItemStore.entity(layout, key, p.item(), null);
-      out.add(new TableTransactionAction(TableTransactionActionType.UPSERT_REPLACE, e));
-      if (key.sortOrNull() != null) {
-        out.add(
+  /** The actions writing or deleting one item (and its mirror row), with their body size. */
+  private record ItemActions(List<TableTransactionAction> actions, long bytes) {}
+
+  private ItemActions putActions(TableLayout layout, Key key, Item item, String nonce) {
+    TableEntity e = ItemStore.entity(layout, key, item, nonce);
+    TableTransactionAction put =
+        new TableTransactionAction(TableTransactionActionType.UPSERT_REPLACE, e);
+    long bytes = sizes.itemBytes(item);
+    if (key.sortOrNull() == null) {
+      return new ItemActions(List.of(put), bytes);
+    }
+    return new ItemActions(
+        List.of(
+            put,
             new TableTransactionAction(
-                TableTransactionActionType.UPSERT_REPLACE, ItemStore.mirror(e, key)));
-      }
-    } else {
-      out.add(
-          new TableTransactionAction(
-              TableTransactionActionType.DELETE, new TableEntity(pk, AzureKeys.rowKey(key))));
-      if (key.sortOrNull() != null) {
-        out.add(
+                TableTransactionActionType.UPSERT_REPLACE, ItemStore.mirror(e, key))),
+        bytes);
+  }
+
+  private static ItemActions deleteActions(Key key) {
+    String pk = AzureKeys.partitionKey(key.partition());
+    TableTransactionAction delete =
+        new TableTransactionAction(
+            TableTransactionActionType.DELETE, new TableEntity(pk, AzureKeys.rowKey(key)));
+    if (key.sortOrNull() == null) {
+      return new ItemActions(List.of(delete), 1024);
+    }
+    return new ItemActions(
+        List.of(
+            delete,
             new TableTransactionAction(
                 TableTransactionActionType.DELETE,
-                new TableEntity(pk, AzureKeys.mirrorRowKey(key.sortOrNull()))));
-      }
-    }
-    return out;
+                new TableEntity(pk, AzureKeys.mirrorRowKey(key.sortOrNull())))),
+        1024);
   }
 
   private static void submitDroppingMissingDeletes(

@@ -11,8 +11,12 @@ import dev.stowage.item.Key;
 import dev.stowage.spi.IndexLayout;
 import dev.stowage.spi.TableLayout;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -111,6 +115,86 @@ public final class IndexEntries {
         throw AzureErrors.translate(ex, "writing index entry of " + layout.ref());
       }
     }
+  }
+
+  /**
+   * Writes many entries: grouped by partition into transactions of up to {@link
+   * Batches#MAX_ACTIONS} rows (both rows of an entry always together), partitions in parallel.
+   */
+  public void writeAll(TableLayout layout, List<Entry> entries, ExecutorService executor) {
+    TableClient client = tables.index(layout.ref());
+    Parallel.run(
+        executor,
+        transactions(entries, TableTransactionActionType.UPSERT_REPLACE),
+        actions -> {
+          try {
+            client.submitTransaction(actions);
+          } catch (RuntimeException ex) {
+            throw AzureErrors.translate(ex, "writing index entries of " + layout.ref());
+          }
+        });
+  }
+
+  /**
+   * Deletes many garbage entries like {@link #deleteQuietly}, a transaction per partition chunk; a
+   * chunk that fails (a row already gone) is retried entry by entry.
+   */
+  public void deleteAllQuietly(TableLayout layout, List<Entry> entries, ExecutorService executor) {
+    if (entries.isEmpty()) {
+      return;
+    }
+    TableClient client = tables.index(layout.ref());
+    Map<String, Entry> byRow = new HashMap<>();
+    for (Entry e : entries) {
+      byRow.put(e.partitionKey() + "\n" + e.forwardRowKey(), e);
+    }
+    try {
+      Parallel.run(
+          executor,
+          transactions(entries, TableTransactionActionType.DELETE),
+          actions -> {
+            try {
+              client.submitTransaction(actions);
+            } catch (RuntimeException ex) {
+              List<Entry> chunk = new ArrayList<>();
+              for (TableTransactionAction a : actions) {
+                Entry e =
+                    byRow.get(a.getEntity().getPartitionKey() + "\n" + a.getEntity().getRowKey());
+                if (e != null) {
+                  chunk.add(e);
+                }
+              }
+              deleteQuietly(layout, chunk);
+            }
+          });
+    } catch (RuntimeException ex) {
+      LOG.log(System.Logger.Level.DEBUG, "stale index rows not deleted yet", ex);
+    }
+  }
+
+  /** Both rows of every entry, as transactions of one partition each within Azure's limit. */
+  private static List<List<TableTransactionAction>> transactions(
+      List<Entry> entries, TableTransactionActionType type) {
+    Map<String, List<Entry>> byPartition = new LinkedHashMap<>();
+    for (Entry e : entries) {
+      byPartition.computeIfAbsent(e.partitionKey(), k -> new ArrayList<>()).add(e);
+    }
+    List<List<TableTransactionAction>> out = new ArrayList<>();
+    for (List<Entry> group : byPartition.values()) {
+      List<TableTransactionAction> current = new ArrayList<>();
+      for (Entry e : group) {
+        if (current.size() + 2 > Batches.MAX_ACTIONS) {
+          out.add(current);
+          current = new ArrayList<>();
+        }
+        current.add(
+            new TableTransactionAction(type, new TableEntity(e.partitionKey(), e.forwardRowKey())));
+        current.add(
+            new TableTransactionAction(type, new TableEntity(e.partitionKey(), e.reverseRowKey())));
+      }
+      out.add(current);
+    }
+    return out;
   }
 
   /**
