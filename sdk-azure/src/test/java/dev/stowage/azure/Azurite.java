@@ -47,7 +47,9 @@ public final class Azurite {
   }
 
   private static Azurite start() {
-    Path bin = Path.of("node_modules", ".bin", "azurite").toAbsolutePath();
+    // Other modules' tests (sdk-cli) run the Azurite that sdk-azure's build installed.
+    Path home = Path.of(System.getProperty("stowage.azurite.home", ""));
+    Path bin = home.resolve(Path.of("node_modules", ".bin", "azurite")).toAbsolutePath();
     if (!Files.isExecutable(bin)) {
       throw new IllegalStateException(
           "Azurite is not installed at "
@@ -82,6 +84,7 @@ public final class Azurite {
             "--disableTelemetry");
     Process p;
     try {
+      Files.createDirectories(Path.of("target"));
       p =
           new ProcessBuilder(command)
               .redirectErrorStream(true)
@@ -102,7 +105,10 @@ public final class Azurite {
     while (!(listening(blob) && listening(table))) {
       if (!p.isAlive()) {
         throw new IllegalStateException(
-            "Azurite exited with " + p.exitValue() + "; see sdk-azure/target/azurite.log");
+            "Azurite exited with "
+                + p.exitValue()
+                + "; see "
+                + Path.of("target", "azurite.log").toAbsolutePath());
       }
       if (Instant.now().isAfter(deadline)) {
         p.destroyForcibly();

@@ -20,7 +20,7 @@ import java.util.List;
  * Stopped with {@code POST /shutdown}, with process destruction and a JVM shutdown hook as
  * backstops.
  */
-final class Emulator implements AutoCloseable {
+public final class Emulator implements AutoCloseable {
   static final String PLATFORM = "/usr/lib/google-cloud-sdk/platform/";
   static final Path FIRESTORE_JAR =
       Path.of(PLATFORM, "cloud-firestore-emulator", "cloud-firestore-emulator.jar");
@@ -50,7 +50,7 @@ final class Emulator implements AutoCloseable {
   }
 
   /** The Firestore emulator in Datastore mode, started on first use and stopped at JVM exit. */
-  static synchronized Emulator firestore() {
+  public static synchronized Emulator firestore() {
     if (shared == null) {
       require(FIRESTORE_JAR, "google-cloud-cli-firestore-emulator");
       int port = freePort();
@@ -91,8 +91,13 @@ final class Emulator implements AutoCloseable {
     return new Emulator(cmd, port, tempLog("legacy-datastore-emulator"));
   }
 
+  /** {@code localhost:port}, as {@code DatastoreDriver.Builder.emulatorHost} takes it. */
+  public String hostPort() {
+    return "localhost:" + port;
+  }
+
   /** A client for this emulator with client-side retries off. */
-  Datastore client() {
+  public Datastore client() {
     return DatastoreOptions.newBuilder()
         .setProjectId("test")
         .setHost("localhost:" + port)

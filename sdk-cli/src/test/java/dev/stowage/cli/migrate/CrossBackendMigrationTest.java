@@ -1,49 +1,60 @@
-package dev.stowage.cli.crossbackend;
+package dev.stowage.cli.migrate;
 
 import static dev.stowage.item.AttributeType.NUMBER;
 import static dev.stowage.item.AttributeType.STRING;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.cloud.storage.contrib.nio.testing.LocalStorageHelper;
 import com.google.crypto.tink.KeysetHandle;
 import com.google.crypto.tink.aead.AeadConfig;
 import com.google.crypto.tink.aead.PredefinedAeadParameters;
 import dev.stowage.KeySchema;
+import dev.stowage.RetryPolicy;
 import dev.stowage.Stowage;
 import dev.stowage.Table;
 import dev.stowage.TableSpec;
-import dev.stowage.cli.migrate.Migrator;
+import dev.stowage.azure.AzureBlobStore;
+import dev.stowage.azure.AzureTablesDriver;
+import dev.stowage.azure.Azurite;
 import dev.stowage.codec.Codecs;
 import dev.stowage.codec.KeyProvider;
 import dev.stowage.datastore.DatastoreDriver;
+import dev.stowage.datastore.Emulator;
+import dev.stowage.datastore.GcsBlobStore;
 import dev.stowage.dynamodb.DynamoDbDriver;
+import dev.stowage.dynamodb.Emulators;
+import dev.stowage.dynamodb.S3BlobStore;
+import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
-import dev.stowage.overflow.MemoryBlobStore;
+import dev.stowage.overflow.BlobStore;
+import dev.stowage.query.Query;
 import dev.stowage.spi.StorageDriver;
+import java.math.BigDecimal;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.regions.Region;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * DynamoDB Local → Datastore emulator → Azurite → DynamoDB Local (another namespace) with
- * compressed, encrypted and overflowed items; the migrator never holds the keys. Overflow blobs go
- * to Azure Blob on Azurite on the Azure hop and to in-memory blob stores elsewhere (there is no
- * offline S3 or GCS server in this module's tests; the blob copy uses only the BlobStore
- * interface).
+ * DynamoDB Local + S3 → Datastore emulator + GCS → Azurite tables + blobs → DynamoDB Local + S3
+ * (another namespace), with compressed, encrypted and overflowed items; the migrator never holds
+ * the keys, and the Azure hop is interrupted and resumed from its checkpoint. Every store is a real
+ * driver on a real emulator: S3Proxy for S3, Azurite for Azure Blob, and the google-cloud-nio
+ * in-process fake for GCS (there is no GCS emulator in the Cloud SDK). The emulators come from the
+ * driver modules' test harnesses and stop at JVM exit.
  */
 class CrossBackendMigrationTest {
-  /**
-   * 3,000 by default to keep the suite fast; {@code -Dstowage.crossbackend.items=50000} for the
-   * full run.
-   */
-  static final int ITEMS = Integer.getInteger("stowage.crossbackend.items", 3000);
+  /** The full count; {@code -Dstowage.crossbackend.items=N} for a quicker local run. */
+  static final int ITEMS = Integer.getInteger("stowage.crossbackend.items", 50_000);
+
+  /** One item in this many carries a 500 KB attachment, which overflows on every backend. */
+  static final int ATTACHMENT_EVERY = 500;
 
   static final TableSpec SPEC =
       TableSpec.builder("ledger", KeySchema.of("account", STRING, "seq", NUMBER))
@@ -54,16 +65,12 @@ class CrossBackendMigrationTest {
           .encrypted("attachment")
           .build();
 
-  static Emulators.DynamoLocal dynamo;
-  static Emulators.Firestore firestore;
-  static Emulators.Azurite azurite;
   static Codecs codecs;
 
+  @TempDir Path dir;
+
   @BeforeAll
-  static void start() throws Exception {
-    dynamo = new Emulators.DynamoLocal();
-    firestore = new Emulators.Firestore();
-    azurite = new Emulators.Azurite();
+  static void keys() throws Exception {
     AeadConfig.register();
     codecs =
         Codecs.builder()
@@ -72,40 +79,19 @@ class CrossBackendMigrationTest {
             .build();
   }
 
-  @AfterAll
-  static void stop() {
-    if (azurite != null) {
-      azurite.close();
-    }
-    if (firestore != null) {
-      firestore.close();
-    }
-    if (dynamo != null) {
-      dynamo.close();
-    }
-  }
-
-  static StorageDriver dynamoDriver() {
-    return DynamoDbDriver.builder()
-        .region(Region.US_EAST_1)
-        .endpoint(dynamo.endpoint)
-        .credentials(StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b")))
-        .build();
-  }
-
   static List<Item> originals() {
     Random random = new Random(11);
-    List<Item> items = new ArrayList<>();
+    List<Item> items = new ArrayList<>(ITEMS);
     for (int i = 0; i < ITEMS; i++) {
       Item.Builder b =
           Item.builder()
               .put("account", "acct-" + (i % 50))
               .put("seq", i)
               .put("day", "2026-11-" + (10 + i % 20))
-              .put("amount", new java.math.BigDecimal(i + ".25"))
+              .put("amount", new BigDecimal(i + ".25"))
               .put("memo", "transfer for invoice " + i + " ".repeat(80))
               .put("iban", "DE" + (1000000 + i));
-      if (i % 500 == 7) {
+      if (i % ATTACHMENT_EVERY == 7) {
         byte[] attachment = new byte[500_000];
         random.nextBytes(attachment);
         b.put("attachment", attachment);
@@ -115,64 +101,155 @@ class CrossBackendMigrationTest {
     return items;
   }
 
+  static int attachments() {
+    return (ITEMS + ATTACHMENT_EVERY - 8) / ATTACHMENT_EVERY;
+  }
+
+  static StorageDriver dynamo() {
+    return DynamoDbDriver.create(Emulators.get().dynamo());
+  }
+
+  static BlobStore s3(String prefix) {
+    return S3BlobStore.builder()
+        .client(Emulators.get().s3())
+        .bucket(Emulators.get().newBucket())
+        .prefix(prefix)
+        .build();
+  }
+
+  static long blobCount(BlobStore store) {
+    return store.list("").count();
+  }
+
+  static void verify(String hop, Migrator migrator) {
+    long t = System.nanoTime();
+    Verification v = migrator.verify();
+    System.out.printf(
+        "cross-backend verification %s: %s in %,d ms%n",
+        hop, v.ok() ? "ok" : "FAILED", (System.nanoTime() - t) / 1_000_000);
+    assertThat(v.ok()).as("verification of " + hop + ": " + v).isTrue();
+  }
+
+  static void log(String hop, long startNanos, Migrator.Report report) {
+    long ms = (System.nanoTime() - startNanos) / 1_000_000;
+    System.out.printf(
+        "cross-backend %s: %,d items, %,d blobs in %,d ms (%,d items/s)%n",
+        hop,
+        report.progress().itemsCopied(),
+        report.progress().blobsCopied(),
+        ms,
+        report.progress().itemsCopied() * 1000L / Math.max(1, ms));
+  }
+
   @Test
   void dynamoToDatastoreToAzureToDynamoKeepsEveryItemWithoutTheKeys() {
     List<Item> originals = originals();
-    StorageDriver ddb = dynamoDriver();
-    MemoryBlobStore s3 = new MemoryBlobStore();
+    int blobs = attachments();
+
+    StorageDriver ddb = dynamo();
+    BlobStore s3 = s3("overflow");
     Table source =
         Stowage.builder(ddb).blobStore(s3).codecs(codecs).namespace("prod").build().table(SPEC);
+    long t = System.nanoTime();
     source.batchPut(originals);
-    int blobs = (ITEMS + 492) / 500;
-    assertThat(s3.size()).isEqualTo(blobs);
+    System.out.printf(
+        "cross-backend seeding DynamoDB: %,d items in %,d ms%n",
+        ITEMS, (System.nanoTime() - t) / 1_000_000);
+    assertThat(blobCount(s3)).isEqualTo(blobs);
 
-    StorageDriver ds =
-        DatastoreDriver.builder().projectId("test").emulatorHost(firestore.hostPort()).build();
-    MemoryBlobStore gcs = new MemoryBlobStore();
-    Migrator toDatastore =
-        Migrator.builder(SPEC)
-            .source(ddb, s3, "prod")
-            .target(ds, gcs, "prod")
-            .pageSize(500)
+    // 1. DynamoDB + S3 → Datastore + GCS
+    StorageDriver datastore =
+        DatastoreDriver.builder()
+            .projectId("test")
+            .emulatorHost(Emulator.firestore().hostPort())
             .build();
+    BlobStore gcs = GcsBlobStore.of(LocalStorageHelper.getOptions().getService(), "gcs", "ov");
+    Migrator toDatastore =
+        Migrator.builder(SPEC).source(ddb, s3, "prod").target(datastore, gcs, "prod").build();
+    t = System.nanoTime();
     Migrator.Report first = toDatastore.run();
+    log("DynamoDB -> Datastore", t, first);
     assertThat(first.progress().itemsCopied()).isEqualTo(ITEMS);
     assertThat(first.progress().blobsCopied()).isEqualTo(blobs);
     assertThat(first.misfits()).isEmpty();
-    assertThat(toDatastore.verify().ok()).isTrue();
+    verify("DynamoDB -> Datastore", toDatastore);
+    assertThat(blobCount(gcs)).isEqualTo(blobs);
 
-    MemoryBlobStore s3Back = new MemoryBlobStore();
+    // 2. Datastore + GCS → Azure Tables + Azure Blob, interrupted after a few batches and resumed
+    String azure = Azurite.get().connectionString();
+    MigratorTest.RecordingDriver tables =
+        new MigratorTest.RecordingDriver(AzureTablesDriver.fromConnectionString(azure));
+    BlobStore azureBlobs = AzureBlobStore.fromConnectionString(azure, "overflow", "ov");
+    tables.failAfterBatches = Math.max(2, ITEMS / 300);
+    Path checkpoint = dir.resolve("ledger-to-azure.checkpoint");
+    Migrator.Builder toAzure =
+        Migrator.builder(SPEC)
+            .source(datastore, gcs, "prod")
+            .target(tables, azureBlobs, "prod")
+            .checkpoint(checkpoint)
+            .retryPolicy(RetryPolicy.NONE);
+    t = System.nanoTime();
+    assertThatThrownBy(() -> toAzure.build().run()).hasMessage("simulated crash");
+    int beforeCrash = tables.puts.size();
+    assertThat(beforeCrash).isBetween(1, ITEMS - 1);
+    tables.failAfterBatches = Integer.MAX_VALUE;
+    Migrator resumed = toAzure.build();
+    Migrator.Report second = resumed.run();
+    log("Datastore -> Azure (resumed)", t, second);
+    assertThat(second.progress().itemsCopied()).isEqualTo(ITEMS - beforeCrash);
+    assertThat(second.progress().itemsSkipped()).isEqualTo(beforeCrash);
+    assertThat(tables.puts).hasSize(ITEMS);
+    assertThat(tables.puts.values()).allMatch(n -> n.get() == 1);
+    verify("Datastore -> Azure", resumed);
+    assertThat(blobCount(azureBlobs)).isEqualTo(blobs);
+
+    // 3. Azure → DynamoDB + S3, another namespace
+    BlobStore s3Back = s3("back");
+    StorageDriver azureTables = AzureTablesDriver.fromConnectionString(azure);
     Migrator back =
         Migrator.builder(SPEC)
-            .source(ds, gcs, "prod")
+            .source(azureTables, azureBlobs, "prod")
             .target(ddb, s3Back, "back")
-            .pageSize(500)
             .build();
-    assertThat(back.run().progress().itemsCopied()).isEqualTo(ITEMS);
-    assertThat(back.verify().ok()).isTrue();
-    assertThat(s3Back.list("back/ledger/").count()).isEqualTo(blobs);
+    t = System.nanoTime();
+    Migrator.Report third = back.run();
+    log("Azure -> DynamoDB", t, third);
+    assertThat(third.progress().itemsCopied()).isEqualTo(ITEMS);
+    verify("Azure -> DynamoDB", back);
+    assertThat(blobCount(s3Back)).isEqualTo(blobs);
 
-    Table result =
-        Stowage.builder(dynamoDriver())
+    // Whoever holds the keys reads back exactly the originals ...
+    Table ledger =
+        Stowage.builder(dynamo())
             .blobStore(s3Back)
             .codecs(codecs)
             .namespace("back")
             .build()
             .table(SPEC);
-    Map<Key, Item> read = result.batchGet(originals.stream().map(SPEC.keySchema()::keyOf).toList());
+    Map<Key, Item> read = ledger.batchGet(originals.stream().map(SPEC.keySchema()::keyOf).toList());
     assertThat(read).hasSize(ITEMS);
     for (Item original : originals) {
       assertThat(read.get(SPEC.keySchema().keyOf(original))).isEqualTo(original);
     }
-    Table onDatastore =
-        Stowage.builder(ds).blobStore(gcs).codecs(codecs).namespace("prod").build().table(SPEC);
-    assertThat(
-            onDatastore
-                .queryAll(
-                    dev.stowage.query.Query.index("byDay")
-                        .partition(dev.stowage.item.AttributeValue.of("2026-11-17"))
-                        .build())
-                .count())
-        .isEqualTo(ITEMS / 20);
+    // ... and the index answers on every backend the items passed through.
+    Query day17 = Query.index("byDay").partition(AttributeValue.of("2026-11-17")).build();
+    long expected = originals.stream().filter(i -> i.getString("day").equals("2026-11-17")).count();
+    for (Table copy :
+        List.of(
+            ledger,
+            Stowage.builder(datastore)
+                .blobStore(gcs)
+                .codecs(codecs)
+                .namespace("prod")
+                .build()
+                .table(SPEC),
+            Stowage.builder(azureTables)
+                .blobStore(azureBlobs)
+                .codecs(codecs)
+                .namespace("prod")
+                .build()
+                .table(SPEC))) {
+      assertThat(copy.queryAll(day17).count()).isEqualTo(expected);
+    }
   }
 }
