@@ -75,20 +75,27 @@ public final class Envelope {
     out[length + 3] = (byte) crc;
   }
 
-  /** True if the last four bytes of {@code b} are the CRC-32C of the bytes before them. */
-  public static boolean crcMatches(byte[] b) {
-    int n = b.length - CRC_LENGTH;
+  /**
+   * True if the last four bytes of the envelope {@code b[offset, offset + length)} are the CRC-32C
+   * of its bytes before them.
+   */
+  public static boolean crcMatches(byte[] b, int offset, int length) {
+    int n = offset + length - CRC_LENGTH;
     int stored =
         ((b[n] & 0xFF) << 24)
             | ((b[n + 1] & 0xFF) << 16)
             | ((b[n + 2] & 0xFF) << 8)
             | (b[n + 3] & 0xFF);
-    return crc(b, n) == stored;
+    return crc(b, offset, length - CRC_LENGTH) == stored;
   }
 
   private static int crc(byte[] b, int length) {
+    return crc(b, 0, length);
+  }
+
+  private static int crc(byte[] b, int offset, int length) {
     CRC32C c = new CRC32C();
-    c.update(b, 0, length);
+    c.update(b, offset, length);
     return (int) c.getValue();
   }
 
@@ -121,20 +128,21 @@ public final class Envelope {
   }
 
   /**
-   * Parses the header of a value that starts with the magic.
+   * Parses the header of the value {@code b[offset, offset + length)}, which starts with the magic.
+   * The header's {@link Header#length} counts from {@code offset}.
    *
    * @throws FormatException with a message saying what is wrong
    */
-  public static Header parseHeader(byte[] b) {
-    if (b.length < FIXED_HEADER) {
-      throw new FormatException("truncated envelope: " + b.length + " bytes, header needs 4");
+  public static Header parseHeader(byte[] b, int offset, int length) {
+    if (length < FIXED_HEADER) {
+      throw new FormatException("truncated envelope: " + length + " bytes, header needs 4");
     }
-    int version = b[2] & 0xFF;
+    int version = b[offset + 2] & 0xFF;
     if (version != VERSION_1) {
       throw new FormatException(
           "unknown envelope format version " + version + " (this release reads version 1)");
     }
-    int flags = b[3] & 0xFF;
+    int flags = b[offset + 3] & 0xFF;
     if ((flags & ~KNOWN_FLAGS) != 0) {
       throw new FormatException("unknown envelope flags 0x" + Integer.toHexString(flags));
     }
@@ -146,10 +154,10 @@ public final class Envelope {
     long id = 0;
     if (dict) {
       for (int shift = 0; ; shift += 7) {
-        if (pos >= b.length) {
+        if (pos >= length) {
           throw new FormatException("truncated envelope: dictionary id cut short");
         }
-        int x = b[pos++] & 0xFF;
+        int x = b[offset + pos++] & 0xFF;
         if (shift == 28 && (x & 0xF8) != 0) {
           throw new FormatException("dictionary id out of range");
         }
@@ -166,13 +174,9 @@ public final class Envelope {
       }
     }
     int minBody = (flags & FLAG_ENCRYPTED) != 0 ? 1 : CRC_LENGTH + 1;
-    if (b.length - pos < minBody) {
+    if (length - pos < minBody) {
       throw new FormatException(
-          "truncated envelope: "
-              + (b.length - pos)
-              + " body bytes after a "
-              + pos
-              + "-byte header");
+          "truncated envelope: " + (length - pos) + " body bytes after a " + pos + "-byte header");
     }
     return new Header(flags, (int) id, pos);
   }

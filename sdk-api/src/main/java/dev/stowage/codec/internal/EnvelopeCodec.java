@@ -6,11 +6,11 @@ import dev.stowage.InvalidRequestException;
 import dev.stowage.UnavailableException;
 import dev.stowage.codec.internal.Envelope.FormatException;
 import dev.stowage.codec.internal.Envelope.Header;
+import dev.stowage.internal.BytesAccess;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.AttributeValue.BinaryValue;
 import dev.stowage.item.Bytes;
 import dev.stowage.item.Key;
-import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.util.Arrays;
 import java.util.Map;
@@ -62,28 +62,64 @@ public final class EnvelopeCodec {
               + " with Codecs.builder().keys(KeyProvider.ofKeyset(...)) (or"
               + " KeyProvider.ofKmsEncryptedKeyset / ofCleartextJsonKeysetFile for tests)");
     }
-    byte[] serial = Serial.serialize(plain);
     int dictionary = policy.compressed() ? writeDictionaries.getOrDefault(attribute, 0) : 0;
     if (!policy.encrypted()) {
-      return compressedOnly(plain, serial, dictionary);
+      return compressedOnly(plain, Serial.serialize(plain), dictionary);
     }
-    byte[] payload = serial;
+    // The payload is head[0, headLength) || body[bodyOffset, bodyOffset + bodyLength): a binary
+    // value is encrypted where it lies, behind its serialisation header, instead of being copied
+    // into a serialisation first.
+    byte[] head = NO_HEAD;
+    int headLength = 0;
+    byte[] body;
+    int bodyOffset = 0;
+    int bodyLength;
     int flags = Envelope.FLAG_ENCRYPTED;
     int usedDictionary = 0;
-    if (policy.compressed() && serial.length >= minCompressSize) {
-      byte[] frame = new byte[ZstdCodec.bound(serial.length)];
-      int n = zstd.compress(serial, frame, 0, dictionary);
-      if (n < serial.length) {
-        payload = Arrays.copyOf(frame, n);
-        flags |= Envelope.FLAG_COMPRESSED;
-        usedDictionary = dictionary;
+    if (!policy.compressed() && plain instanceof BinaryValue b) {
+      Bytes v = b.value();
+      head = new byte[Serial.MAX_HEAD];
+      headLength = Serial.binaryHead(head, v.size());
+      body = BytesAccess.array(v);
+      bodyOffset = BytesAccess.offset(v);
+      bodyLength = v.size();
+    } else {
+      byte[] serial = Serial.serialize(plain);
+      body = serial;
+      bodyLength = serial.length;
+      if (policy.compressed() && serial.length >= minCompressSize) {
+        byte[] frame = new byte[ZstdCodec.bound(serial.length)];
+        int n = zstd.compress(serial, frame, 0, dictionary);
+        if (n < serial.length) {
+          body = frame; // encrypted from the frame buffer as is: no trimmed copy
+          bodyLength = n;
+          flags |= Envelope.FLAG_COMPRESSED;
+          usedDictionary = dictionary;
+        }
       }
     }
-    byte[] header = new byte[Envelope.headerLength(usedDictionary)];
-    Envelope.writeHeader(header, flags, usedDictionary);
-    byte[] ciphertext;
+    int headerLength = Envelope.headerLength(usedDictionary);
     try {
-      ciphertext = keys.encrypt(payload, Serial.associatedData(header, table, key, attribute));
+      int sealed = keys.directCiphertextLength(headLength + bodyLength);
+      if (sealed >= 0) {
+        // The ciphertext is written straight after the header, in the one array returned.
+        byte[] out = new byte[headerLength + sealed];
+        Envelope.writeHeader(out, flags, usedDictionary);
+        byte[] ad = Serial.associatedData(out, 0, headerLength, table, key, attribute);
+        keys.encryptInto(head, headLength, body, bodyOffset, bodyLength, ad, out, headerLength);
+        return AttributeValue.of(Bytes.wrap(out));
+      }
+      byte[] payload = new byte[headLength + bodyLength];
+      System.arraycopy(head, 0, payload, 0, headLength);
+      System.arraycopy(body, bodyOffset, payload, headLength, bodyLength);
+      byte[] header = new byte[headerLength];
+      Envelope.writeHeader(header, flags, usedDictionary);
+      byte[] ciphertext =
+          keys.encrypt(payload, Serial.associatedData(header, table, key, attribute));
+      byte[] out = new byte[header.length + ciphertext.length];
+      System.arraycopy(header, 0, out, 0, header.length);
+      System.arraycopy(ciphertext, 0, out, header.length, ciphertext.length);
+      return AttributeValue.of(Bytes.wrap(out));
     } catch (GeneralSecurityException e) {
       String m = where(table, key, attribute) + "encryption failed with " + keys.description();
       if (keys.remote()) {
@@ -91,11 +127,9 @@ public final class EnvelopeCodec {
       }
       throw new InvalidRequestException(m, e);
     }
-    byte[] out = new byte[header.length + ciphertext.length];
-    System.arraycopy(header, 0, out, 0, header.length);
-    System.arraycopy(ciphertext, 0, out, header.length, ciphertext.length);
-    return AttributeValue.of(Bytes.wrap(out));
   }
+
+  private static final byte[] NO_HEAD = new byte[0];
 
   /**
    * A value stored without compression or encryption: as is unless it could pass for an envelope.
@@ -144,22 +178,26 @@ public final class EnvelopeCodec {
       return stored;
     }
     try {
+      // Read in place: the stored value is immutable, and so are the arrays we hand out.
       Bytes bytes = b.value();
-      Header h = Envelope.parseHeader(head(bytes));
+      byte[] env = BytesAccess.array(bytes);
+      int start = BytesAccess.offset(bytes);
+      int length = bytes.size();
+      Header h = Envelope.parseHeader(env, start, length);
       if (h.encrypted()) {
-        return decrypt(table, key, attribute, bytes, h);
+        return decrypt(table, key, attribute, env, start, length, h);
       }
-      byte[] env = bytes.toByteArray();
-      if (!Envelope.crcMatches(env)) {
+      if (!Envelope.crcMatches(env, start, length)) {
         throw new FormatException("checksum mismatch: the envelope was corrupted or tampered with");
       }
       checkPlaintextAllowed(table, key, attribute, policy);
-      int bodyLength = env.length - h.length() - Envelope.CRC_LENGTH;
+      int bodyLength = length - h.length() - Envelope.CRC_LENGTH;
       if (h.compressed()) {
-        byte[] serial = zstd.decompress(env, h.length(), bodyLength, h.dictionaryId());
+        byte[] serial = zstd.decompress(env, start + h.length(), bodyLength, h.dictionaryId());
         return Serial.deserialize(serial, 0, serial.length);
       }
-      return Serial.deserialize(env, h.length(), bodyLength);
+      // A binary value read here shares the stored array; both are immutable.
+      return Serial.deserialize(env, start + h.length(), bodyLength);
     } catch (RuntimeException e) {
       if (e instanceof IntegrityException ie) {
         throw ie;
@@ -168,41 +206,30 @@ public final class EnvelopeCodec {
     }
   }
 
-  /**
-   * The first bytes of an envelope, enough for any header. A truncated copy keeps {@link
-   * Envelope#parseHeader}'s length checks meaningful only for the header itself; the body's length
-   * is checked by the checksum or the AEAD.
-   */
-  private static byte[] head(Bytes bytes) {
-    byte[] head = new byte[Math.min(bytes.size(), HEAD)];
-    bytes.asReadOnlyBuffer().get(head);
-    return head;
-  }
-
-  /** Longest header (9 bytes) plus the shortest body parseHeader insists on. */
-  private static final int HEAD = 16;
-
-  private AttributeValue decrypt(String table, Key key, String attribute, Bytes bytes, Header h) {
+  private AttributeValue decrypt(
+      String table, Key key, String attribute, byte[] env, int start, int length, Header h) {
     if (keys == null) {
       throw new IntegrityException(
           where(table, key, attribute)
               + "the value is encrypted but no keys are configured (missing key); configure the"
               + " keyset it was written with through Codecs.builder().keys(...)");
     }
-    ByteBuffer buf = bytes.asReadOnlyBuffer();
-    byte[] header = new byte[h.length()];
-    buf.get(header);
-    byte[] ciphertext = new byte[buf.remaining()];
-    buf.get(ciphertext);
+    int ciphertext = start + h.length();
+    int end = start + length;
     byte[] payload;
     try {
-      payload = keys.decrypt(ciphertext, Serial.associatedData(header, table, key, attribute));
+      payload =
+          keys.decrypt(
+              env,
+              ciphertext,
+              end - ciphertext,
+              Serial.associatedData(env, start, h.length(), table, key, attribute));
     } catch (GeneralSecurityException e) {
-      if (keys.keyIsMissing(ciphertext, 0)) {
+      if (keys.keyIsMissing(env, ciphertext, end)) {
         throw new IntegrityException(
             where(table, key, attribute)
                 + "the value is encrypted under Tink key id "
-                + Integer.toUnsignedString(KeyRing.keyIdOf(ciphertext, 0).orElse(0))
+                + Integer.toUnsignedString(KeyRing.keyIdOf(env, ciphertext, end).orElse(0))
                 + ", which "
                 + keys.description()
                 + " does not hold (missing key: was it removed before re-encryption finished?)",
@@ -245,12 +272,9 @@ public final class EnvelopeCodec {
     if (offset < 0 || keys == null) {
       return false;
     }
-    ByteBuffer buf = ((BinaryValue) stored).value().asReadOnlyBuffer();
-    int n = Math.min(5, buf.remaining() - offset);
-    byte[] prefix = new byte[n];
-    buf.position(offset);
-    buf.get(prefix);
-    return !keys.underPrimary(prefix, 0);
+    Bytes bytes = ((BinaryValue) stored).value();
+    int start = BytesAccess.offset(bytes);
+    return !keys.underPrimary(BytesAccess.array(bytes), start + offset, start + bytes.size());
   }
 
   /**
@@ -272,7 +296,9 @@ public final class EnvelopeCodec {
       return -1;
     }
     try {
-      Header h = Envelope.parseHeader(head(b.value()));
+      Bytes bytes = b.value();
+      Header h =
+          Envelope.parseHeader(BytesAccess.array(bytes), BytesAccess.offset(bytes), bytes.size());
       return h.encrypted() ? h.length() : -1;
     } catch (FormatException e) {
       return -1;

@@ -1,13 +1,14 @@
 package dev.stowage.codec.internal;
 
+import dev.stowage.internal.BytesAccess;
 import dev.stowage.internal.ValueWire;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.AttributeValue.BinaryValue;
 import dev.stowage.item.AttributeValue.StringValue;
 import dev.stowage.item.Bytes;
 import dev.stowage.item.Key;
+import dev.stowage.item.KeyValue;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * Value serialisation for envelope payloads ({@link ValueWire}) with a copy-free path for the two
@@ -33,10 +34,22 @@ final class Serial {
       int n = b.value().size();
       byte[] out = new byte[1 + varintLength(n) + n];
       int pos = head(out, BINARY_TAG, n);
-      b.value().asReadOnlyBuffer().get(out, pos, n);
+      System.arraycopy(BytesAccess.array(b.value()), BytesAccess.offset(b.value()), out, pos, n);
       return out;
     }
     return ValueWire.encode(v);
+  }
+
+  /** Longest serialisation header of a top-level binary value: tag and a 5-byte length. */
+  static final int MAX_HEAD = 6;
+
+  /**
+   * Writes the serialisation header of a binary value of {@code length} bytes (what {@link
+   * #serialize} puts before its bytes) into {@code out}, which has room for {@link #MAX_HEAD}
+   * bytes; returns its length.
+   */
+  static int binaryHead(byte[] out, int length) {
+    return head(out, BINARY_TAG, length);
   }
 
   private static byte[] tagged(int tag, byte[] payload) {
@@ -107,7 +120,9 @@ final class Serial {
           return null;
         }
         if (b[offset] == BINARY_TAG) {
-          return AttributeValue.of(Bytes.wrap(Arrays.copyOfRange(b, pos, end)));
+          // The value shares b instead of copying it out of its serialisation: callers pass
+          // arrays that nobody writes to again (fresh plaintext, or an immutable stored value).
+          return AttributeValue.of(BytesAccess.wrap(b, pos, end - pos));
         }
         String s = new String(b, pos, (int) n, StandardCharsets.UTF_8);
         // The lenient decoder turns malformed input into U+FFFD; only then check strictly.
@@ -123,30 +138,90 @@ final class Serial {
    * and backend are deliberately absent so values move between them without re-encryption.
    */
   static byte[] associatedData(byte[] header, String table, Key key, String attribute) {
+    return associatedData(header, 0, header.length, table, key, attribute);
+  }
+
+  /** {@link #associatedData} for the header {@code b[offset, offset + headerLength)}. */
+  static byte[] associatedData(
+      byte[] b, int offset, int headerLength, String table, Key key, String attribute) {
+    // Built on every encrypted read and write: key strings and binary keys are written straight
+    // into the result rather than through their serialisations (two copies fewer).
     byte[] t = table.getBytes(StandardCharsets.UTF_8);
-    byte[] p = serialize(key.partition());
-    byte[] s = key.sortOrNull() == null ? null : serialize(key.sortOrNull());
+    KeyValue partition = key.partition();
+    KeyValue sort = key.sortOrNull();
+    byte[] p = keyBytes(partition);
+    byte[] s = sort == null ? null : keyBytes(sort);
     byte[] a = attribute.getBytes(StandardCharsets.UTF_8);
     byte[] out =
         new byte
-            [varintLength(header.length)
-                + header.length
+            [varintLength(headerLength)
+                + headerLength
                 + varintLength(t.length)
                 + t.length
-                + p.length
+                + keyLength(partition, p)
                 + 1
-                + (s == null ? 0 : s.length)
+                + (sort == null ? 0 : keyLength(sort, s))
                 + varintLength(a.length)
                 + a.length];
-    int pos = put(out, 0, header, true);
+    int pos = varint(out, 0, headerLength);
+    System.arraycopy(b, offset, out, pos, headerLength);
+    pos += headerLength;
     pos = put(out, pos, t, true);
-    pos = put(out, pos, p, false);
-    out[pos++] = (byte) (s == null ? 0 : 1);
-    if (s != null) {
-      pos = put(out, pos, s, false);
+    pos = putKey(out, pos, partition, p);
+    out[pos++] = (byte) (sort == null ? 0 : 1);
+    if (sort != null) {
+      pos = putKey(out, pos, sort, s);
     }
     put(out, pos, a, true);
     return out;
+  }
+
+  /**
+   * The bytes a key value contributes: a string's UTF-8, a binary value's bytes (null: read in
+   * place), anything else its whole serialisation.
+   */
+  private static byte[] keyBytes(KeyValue v) {
+    if (v instanceof StringValue s) {
+      return s.value().getBytes(StandardCharsets.UTF_8);
+    }
+    return v instanceof BinaryValue ? null : serialize(v);
+  }
+
+  private static int keyLength(KeyValue v, byte[] bytes) {
+    if (v instanceof StringValue) {
+      return 1 + varintLength(bytes.length) + bytes.length;
+    }
+    if (v instanceof BinaryValue b) {
+      int n = b.value().size();
+      return 1 + varintLength(n) + n;
+    }
+    return bytes.length;
+  }
+
+  /** Writes {@code serialize(v)} given its {@link #keyBytes}; returns the new end. */
+  private static int putKey(byte[] out, int pos, KeyValue v, byte[] bytes) {
+    if (v instanceof StringValue) {
+      out[pos] = STRING_TAG;
+      return put(out, pos + 1, bytes, true);
+    }
+    if (v instanceof BinaryValue bv) {
+      Bytes b = bv.value();
+      out[pos] = BINARY_TAG;
+      pos = varint(out, pos + 1, b.size());
+      System.arraycopy(BytesAccess.array(b), BytesAccess.offset(b), out, pos, b.size());
+      return pos + b.size();
+    }
+    return put(out, pos, bytes, false);
+  }
+
+  private static int varint(byte[] out, int pos, int length) {
+    long v = length;
+    while ((v & ~0x7FL) != 0) {
+      out[pos++] = (byte) ((v & 0x7F) | 0x80);
+      v >>>= 7;
+    }
+    out[pos++] = (byte) v;
+    return pos;
   }
 
   private static int put(byte[] out, int pos, byte[] b, boolean lengthPrefixed) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.stowage.internal.ValueWire;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;
+import dev.stowage.item.Key;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.Size;
@@ -55,6 +56,72 @@ class SerialTest {
       org.assertj.core.api.Assertions.assertThatThrownBy(() -> decode(bad))
           .isInstanceOf(ValueWire.MalformedException.class);
     }
+  }
+
+  @Property(tries = 300)
+  void associatedDataMatchesTheSerialisedForm(
+      @ForAll @Size(max = 40) String table,
+      @ForAll @Size(max = 40) String attribute,
+      @ForAll @Size(max = 200) String partition,
+      @ForAll @Size(max = 300) byte[] sort,
+      @ForAll @net.jqwik.api.constraints.IntRange(min = 0, max = 3) int shape) {
+    Key key;
+    try {
+      AttributeValue.of(table);
+      AttributeValue.of(attribute);
+      key =
+          switch (shape) {
+            case 0 -> Key.of(partition);
+            case 1 -> Key.of(partition, partition + "~");
+            case 2 -> Key.of(AttributeValue.of(partition), AttributeValue.of(Bytes.of(sort)));
+            default ->
+                Key.of(
+                    AttributeValue.of(Bytes.of(sort)),
+                    AttributeValue.of(new java.math.BigDecimal("42.5")));
+          };
+    } catch (IllegalArgumentException invalidKey) {
+      return;
+    }
+    byte[] header = {0x00, (byte) 0xF5, 0x53, 0x01, 0x02};
+    // docs/FORMAT.md: varint(h) || header || str(table) || value(pk) || 00 | 01 value(sk) ||
+    // str(attribute), built here from ValueWire's encodings.
+    java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
+    expected.write(4);
+    expected.write(header, 1, 4);
+    expected.writeBytes(withoutTag(ValueWire.encode(AttributeValue.of(table))));
+    expected.writeBytes(ValueWire.encode(key.partition()));
+    if (key.sortOrNull() == null) {
+      expected.write(0);
+    } else {
+      expected.write(1);
+      expected.writeBytes(ValueWire.encode(key.sortOrNull()));
+    }
+    expected.writeBytes(withoutTag(ValueWire.encode(AttributeValue.of(attribute))));
+    assertThat(Serial.associatedData(header, 1, 4, table, key, attribute))
+        .isEqualTo(expected.toByteArray());
+  }
+
+  private static byte[] withoutTag(byte[] encoded) {
+    return java.util.Arrays.copyOfRange(encoded, 1, encoded.length);
+  }
+
+  @org.junit.jupiter.api.Test
+  void decodedBinaryValuesMayShareTheirSerialisation() {
+    byte[] s = Serial.serialize(AttributeValue.of(new byte[] {7, 8, 9}));
+    AttributeValue v = Serial.deserialize(s, 0, s.length);
+    Bytes b = ((AttributeValue.BinaryValue) v).value();
+    assertThat(b.size()).isEqualTo(3);
+    assertThat(b.toByteArray()).containsExactly(7, 8, 9);
+    assertThat(b).isEqualTo(Bytes.of(new byte[] {7, 8, 9}));
+    assertThat(b.hashCode()).isEqualTo(Bytes.of(new byte[] {7, 8, 9}).hashCode());
+    assertThat(b.compareTo(Bytes.of(new byte[] {7, 8, 10}))).isNegative();
+    assertThat(b.startsWith(Bytes.of(new byte[] {7, 8}))).isTrue();
+    assertThat(b.byteAt(2)).isEqualTo((byte) 9);
+    assertThat(b.asReadOnlyBuffer().remaining()).isEqualTo(3);
+    assertThat(b.asReadOnlyBuffer().get(0)).isEqualTo((byte) 7);
+    assertThat(b.toBase64()).isEqualTo(Bytes.of(new byte[] {7, 8, 9}).toBase64());
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> b.byteAt(3))
+        .isInstanceOf(IndexOutOfBoundsException.class);
   }
 
   private static AttributeValue decode(int... b) {
