@@ -67,7 +67,10 @@ public final class MigrateCommand implements Callable<Integer> {
   @Option(names = "--parallel", defaultValue = "4", description = "Pages written concurrently.")
   int parallel;
 
-  @Option(names = "--page-size", defaultValue = "500", description = "Items per scanned page.")
+  @Option(
+      names = "--page-size",
+      defaultValue = "500",
+      description = "Items per scanned page (1 to 10000), the checkpoint's unit.")
   int pageSize;
 
   @Option(names = "--no-verify", description = "Skip the verification pass.")
