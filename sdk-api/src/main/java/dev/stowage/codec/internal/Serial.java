@@ -61,14 +61,7 @@ final class Serial {
 
   private static int head(byte[] out, int tag, int length) {
     out[0] = (byte) tag;
-    int pos = 1;
-    long v = length;
-    while ((v & ~0x7FL) != 0) {
-      out[pos++] = (byte) ((v & 0x7F) | 0x80);
-      v >>>= 7;
-    }
-    out[pos++] = (byte) v;
-    return pos;
+    return varint(out, 1, length);
   }
 
   private static int varintLength(long v) {
