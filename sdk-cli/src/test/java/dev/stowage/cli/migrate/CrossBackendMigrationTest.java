@@ -52,7 +52,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CrossBackendMigrationTest {
   /**
    * 3,000 in the default build (about a minute); {@code -Dstowage.crossbackend.items=50000} for the
-   * full run (about 15 minutes on two cores, most of it in the emulators: see docs/cli.md).
+   * full run (about 11 minutes on two cores, most of it in the emulators: see docs/cli.md).
    */
   static final int ITEMS = Integer.getInteger("stowage.crossbackend.items", 3_000);
 
