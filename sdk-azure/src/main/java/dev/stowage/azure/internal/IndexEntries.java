@@ -103,14 +103,7 @@ public final class IndexEntries {
     TableClient client = tables.index(layout.ref());
     for (Entry e : entries) {
       try {
-        client.submitTransaction(
-            List.of(
-                new TableTransactionAction(
-                    TableTransactionActionType.UPSERT_REPLACE,
-                    new TableEntity(e.partitionKey(), e.forwardRowKey())),
-                new TableTransactionAction(
-                    TableTransactionActionType.UPSERT_REPLACE,
-                    new TableEntity(e.partitionKey(), e.reverseRowKey()))));
+        client.submitTransaction(bothRows(e, TableTransactionActionType.UPSERT_REPLACE));
       } catch (RuntimeException ex) {
         throw AzureErrors.translate(ex, "writing index entry of " + layout.ref());
       }
@@ -172,6 +165,13 @@ public final class IndexEntries {
     }
   }
 
+  /** The forward and reverse rows of an entry, as actions of one type. */
+  private static List<TableTransactionAction> bothRows(Entry e, TableTransactionActionType type) {
+    return List.of(
+        new TableTransactionAction(type, new TableEntity(e.partitionKey(), e.forwardRowKey())),
+        new TableTransactionAction(type, new TableEntity(e.partitionKey(), e.reverseRowKey())));
+  }
+
   /** Both rows of every entry, as transactions of one partition each within Azure's limit. */
   private static List<List<TableTransactionAction>> transactions(
       List<Entry> entries, TableTransactionActionType type) {
@@ -187,10 +187,7 @@ public final class IndexEntries {
           out.add(current);
           current = new ArrayList<>();
         }
-        current.add(
-            new TableTransactionAction(type, new TableEntity(e.partitionKey(), e.forwardRowKey())));
-        current.add(
-            new TableTransactionAction(type, new TableEntity(e.partitionKey(), e.reverseRowKey())));
+        current.addAll(bothRows(e, type));
       }
       out.add(current);
     }
@@ -205,14 +202,7 @@ public final class IndexEntries {
     TableClient client = tables.index(layout.ref());
     for (Entry e : entries) {
       try {
-        client.submitTransaction(
-            List.of(
-                new TableTransactionAction(
-                    TableTransactionActionType.DELETE,
-                    new TableEntity(e.partitionKey(), e.forwardRowKey())),
-                new TableTransactionAction(
-                    TableTransactionActionType.DELETE,
-                    new TableEntity(e.partitionKey(), e.reverseRowKey()))));
+        client.submitTransaction(bothRows(e, TableTransactionActionType.DELETE));
         continue;
       } catch (RuntimeException ex) {
         // One row is already gone (a concurrent repair); delete the other one by itself.
