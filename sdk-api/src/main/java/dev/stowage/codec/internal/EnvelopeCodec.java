@@ -63,39 +63,30 @@ public final class EnvelopeCodec {
               + " KeyProvider.ofKmsEncryptedKeyset / ofCleartextJsonKeysetFile for tests)");
     }
     int dictionary = policy.compressed() ? writeDictionaries.getOrDefault(attribute, 0) : 0;
+    // A string or binary value is compressed or encrypted where its bytes lie, behind its
+    // serialisation header, rather than copied behind it first.
+    Serial.Split value = Serial.split(plain);
     if (!policy.encrypted()) {
-      return compressedOnly(plain, Serial.serialize(plain), dictionary);
+      return compressedOnly(plain, value, dictionary);
     }
-    // The payload is head[0, headLength) || body[bodyOffset, bodyOffset + bodyLength): a binary
-    // value is encrypted where it lies, behind its serialisation header, instead of being copied
-    // into a serialisation first.
-    byte[] head = NO_HEAD;
-    int headLength = 0;
-    byte[] body;
-    int bodyOffset = 0;
-    int bodyLength;
+    // The payload is head[0, headLength) || body[bodyOffset, bodyOffset + bodyLength).
+    byte[] head = value.head();
+    int headLength = value.headLength();
+    byte[] body = value.body();
+    int bodyOffset = value.offset();
+    int bodyLength = value.length();
     int flags = Envelope.FLAG_ENCRYPTED;
     int usedDictionary = 0;
-    if (!policy.compressed() && plain instanceof BinaryValue b) {
-      Bytes v = b.value();
-      head = new byte[Serial.MAX_HEAD];
-      headLength = Serial.binaryHead(head, v.size());
-      body = BytesAccess.array(v);
-      bodyOffset = BytesAccess.offset(v);
-      bodyLength = v.size();
-    } else {
-      byte[] serial = Serial.serialize(plain);
-      body = serial;
-      bodyLength = serial.length;
-      if (policy.compressed() && serial.length >= minCompressSize) {
-        byte[] frame = new byte[ZstdCodec.bound(serial.length)];
-        int n = zstd.compress(serial, frame, 0, dictionary);
-        if (n < serial.length) {
-          body = frame; // encrypted from the frame buffer as is: no trimmed copy
-          bodyLength = n;
-          flags |= Envelope.FLAG_COMPRESSED;
-          usedDictionary = dictionary;
-        }
+    if (policy.compressed() && value.size() >= minCompressSize) {
+      byte[] frame = new byte[ZstdCodec.bound(value.size())];
+      int n = zstd.compress(value, frame, 0, dictionary);
+      if (n < value.size()) {
+        headLength = 0;
+        body = frame; // encrypted from the frame buffer as is: no trimmed copy
+        bodyOffset = 0;
+        bodyLength = n;
+        flags |= Envelope.FLAG_COMPRESSED;
+        usedDictionary = dictionary;
       }
     }
     int headerLength = Envelope.headerLength(usedDictionary);
@@ -129,8 +120,6 @@ public final class EnvelopeCodec {
     }
   }
 
-  private static final byte[] NO_HEAD = new byte[0];
-
   /**
    * A value stored without compression or encryption: as is unless it could pass for an envelope.
    */
@@ -141,13 +130,14 @@ public final class EnvelopeCodec {
     return plain;
   }
 
-  private AttributeValue compressedOnly(AttributeValue plain, byte[] serial, int dictionary) {
-    if (serial.length >= minCompressSize) {
+  private AttributeValue compressedOnly(AttributeValue plain, Serial.Split value, int dictionary) {
+    int size = value.size();
+    if (size >= minCompressSize) {
       int header = Envelope.headerLength(dictionary);
-      byte[] out = new byte[header + ZstdCodec.bound(serial.length) + Envelope.CRC_LENGTH];
-      int n = zstd.compress(serial, out, header, dictionary);
+      byte[] out = new byte[header + ZstdCodec.bound(size) + Envelope.CRC_LENGTH];
+      int n = zstd.compress(value, out, header, dictionary);
       int total = header + n + Envelope.CRC_LENGTH;
-      if (total < serial.length) {
+      if (total < size) {
         Envelope.writeHeader(out, Envelope.FLAG_COMPRESSED, dictionary);
         Envelope.writeCrc(out, header + n);
         return AttributeValue.of(Bytes.wrap(Arrays.copyOf(out, total)));

@@ -40,8 +40,43 @@ final class Serial {
     return ValueWire.encode(v);
   }
 
-  /** Longest serialisation header of a top-level binary value: tag and a 5-byte length. */
+  /** Longest serialisation header of a top-level string or binary value: tag, 5-byte length. */
   static final int MAX_HEAD = 6;
+
+  private static final byte[] NO_HEAD = new byte[0];
+
+  /**
+   * A value's serialisation as two ranges, {@code head[0, headLength) || body[offset, offset +
+   * length)}, which are never joined: the codec compresses or encrypts a large string or binary
+   * value where its bytes lie, behind its few header bytes, instead of copying it behind them.
+   */
+  record Split(byte[] head, int headLength, byte[] body, int offset, int length) {
+    /** Length of the whole serialisation. */
+    int size() {
+      return headLength + length;
+    }
+  }
+
+  /**
+   * {@code serialize(v)} as a {@link Split}: a binary value's body is its own backing array (no
+   * copy), a string's is its UTF-8 encoding; any other value is serialised whole into the body.
+   */
+  static Split split(AttributeValue v) {
+    if (v instanceof BinaryValue b) {
+      Bytes bytes = b.value();
+      byte[] head = new byte[MAX_HEAD];
+      int h = head(head, BINARY_TAG, bytes.size());
+      return new Split(head, h, BytesAccess.array(bytes), BytesAccess.offset(bytes), bytes.size());
+    }
+    if (v instanceof StringValue s) {
+      byte[] utf8 = s.value().getBytes(StandardCharsets.UTF_8);
+      byte[] head = new byte[MAX_HEAD];
+      int h = head(head, STRING_TAG, utf8.length);
+      return new Split(head, h, utf8, 0, utf8.length);
+    }
+    byte[] whole = ValueWire.encode(v);
+    return new Split(NO_HEAD, 0, whole, 0, whole.length);
+  }
 
   /**
    * Writes the serialisation header of a binary value of {@code length} bytes (what {@link

@@ -1,11 +1,13 @@
 package dev.stowage.codec.internal;
 
+import com.github.luben.zstd.EndDirective;
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdDictCompress;
 import com.github.luben.zstd.ZstdDictDecompress;
 import dev.stowage.codec.internal.Envelope.FormatException;
+import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -54,16 +56,35 @@ public final class ZstdCodec {
   }
 
   /**
-   * Compresses {@code src} into {@code dst} at {@code offset}, which must have room for {@link
-   * #bound}; returns the frame length.
+   * Compresses the serialisation {@code value} into {@code dst} at {@code offset}, which must have
+   * room for {@link #bound} of its size, as one frame recording its content size; returns the frame
+   * length. A value in two parts is streamed into the frame part by part rather than joined first.
    *
    * @param dictionaryId 0 for none, otherwise a configured dictionary id
    */
-  public int compress(byte[] src, byte[] dst, int offset, int dictionaryId) {
+  int compress(Serial.Split value, byte[] dst, int offset, int dictionaryId) {
     Pool<ZstdCompressCtx> pool = dictionaryId == 0 ? compressors : dict(dictionaryId).compressors;
     ZstdCompressCtx ctx = pool.take();
     try {
-      int n = ctx.compressByteArray(dst, offset, dst.length - offset, src, 0, src.length);
+      int n;
+      if (value.headLength() == 0) {
+        n =
+            ctx.compressByteArray(
+                dst, offset, dst.length - offset, value.body(), value.offset(), value.length());
+      } else {
+        // The pledged size puts the content size in the frame header, as the one-shot call does.
+        ctx.setPledgedSrcSize(value.size());
+        ByteBuffer out = ByteBuffer.wrap(dst, offset, dst.length - offset);
+        ByteBuffer head = ByteBuffer.wrap(value.head(), 0, value.headLength());
+        ByteBuffer body = ByteBuffer.wrap(value.body(), value.offset(), value.length());
+        ctx.compressByteBufferStream(out, head, EndDirective.CONTINUE);
+        boolean done = ctx.compressByteBufferStream(out, body, EndDirective.END);
+        if (head.hasRemaining() || body.hasRemaining() || !done) {
+          // Cannot happen with a bound-sized destination; the context, mid-frame, is discarded.
+          throw new IllegalStateException("zstd did not finish the frame in its bound");
+        }
+        n = out.position() - offset;
+      }
       pool.give(ctx);
       return n;
     } catch (RuntimeException e) {

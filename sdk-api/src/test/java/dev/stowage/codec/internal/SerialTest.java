@@ -38,6 +38,47 @@ class SerialTest {
     assertThat(Serial.serialize(v)).isEqualTo(ValueWire.encode(v));
   }
 
+  @Property(tries = 300)
+  void splitIsTheSerialisationInTwoParts(
+      @ForAll @Size(max = 300) String s,
+      @ForAll @Size(max = 300) byte[] b,
+      @ForAll @net.jqwik.api.constraints.IntRange(min = 0, max = 3) int offset) {
+    AttributeValue binaryView =
+        AttributeValue.of(
+            dev.stowage.internal.BytesAccess.wrap(
+                b, Math.min(offset, b.length), b.length - Math.min(offset, b.length)));
+    java.util.List<AttributeValue> values =
+        new java.util.ArrayList<>(
+            java.util.List.of(
+                AttributeValue.of(Bytes.of(b)),
+                binaryView,
+                AttributeValue.of(42),
+                AttributeValue.list(AttributeValue.of(b), AttributeValue.of(true))));
+    try {
+      values.add(AttributeValue.of(s));
+    } catch (IllegalArgumentException unpairedSurrogate) {
+      // not a value
+    }
+    for (AttributeValue v : values) {
+      Serial.Split split = Serial.split(v);
+      byte[] joined = new byte[split.size()];
+      System.arraycopy(split.head(), 0, joined, 0, split.headLength());
+      System.arraycopy(split.body(), split.offset(), joined, split.headLength(), split.length());
+      assertThat(joined).isEqualTo(ValueWire.encode(v));
+    }
+  }
+
+  @org.junit.jupiter.api.Test
+  void splitBinaryValuesAreNotCopied() {
+    byte[] backing = new byte[100];
+    Serial.Split split =
+        Serial.split(AttributeValue.of(dev.stowage.internal.BytesAccess.wrap(backing, 10, 80)));
+    assertThat(split.body()).isSameAs(backing);
+    assertThat(split.offset()).isEqualTo(10);
+    assertThat(split.length()).isEqualTo(80);
+    assertThat(split.headLength()).isEqualTo(2);
+  }
+
   @org.junit.jupiter.api.Test
   void fastPathsValidateLikeValueWire() {
     assertThat(decode(0x01, 0x03, 0xEF, 0xBF, 0xBD)).isEqualTo(AttributeValue.of("\uFFFD"));
