@@ -6,6 +6,7 @@
 #   sdk-bench/run-benchmarks.sh                 # everything (about 25 minutes on 2 cores)
 #   sdk-bench/run-benchmarks.sh 'DynamoDbBench' # only the benchmarks matching a JMH regexp
 #   SKIP_BUILD=1 JMH_OPTS='-f 1 -wi 1 -i 2' sdk-bench/run-benchmarks.sh CodecBench
+#   ROUNDS=3 sdk-bench/run-benchmarks.sh CodecBench  # 3 rounds, compared by their medians
 #
 # Prerequisite: the other modules installed in ~/.m2 (sdk-api, sdk-dynamodb), as for any
 # single-module build. Results: sdk-bench/target/bench-results/<timestamp>/{jmh.json,compare.txt,heap.txt}.
@@ -21,8 +22,8 @@ mkdir -p "$OUT"
 export DDB_LOCAL_TELEMETRY=0   # DynamoDB Local: no telemetry, no metadata file in the working dir
 
 read -r -a OPTS <<< "${JMH_OPTS:--f 1 -wi 2 -i 3 -w 2s -r 3s}"
-java -cp "$JAR" dev.stowage.bench.Compare "${OPTS[@]}" -rf json -rff "$OUT/jmh.json" "$@" \
-  | tee "$OUT/jmh.log" | sed -n '/^comparison/,$p' | tee "$OUT/compare.txt"
+java -cp "$JAR" dev.stowage.bench.Compare --rounds "${ROUNDS:-1}" "${OPTS[@]}" -rf json -rff "$OUT/jmh.json" "$@" \
+  | tee "$OUT/jmh.log" | sed -n '/^\(medians of\|comparison\)/,$p' | tee "$OUT/compare.txt"
 
 if [[ $# -eq 0 || "$*" == *Overflow* ]]; then
   java -cp "$JAR" dev.stowage.bench.OverflowPeakHeap "${HEAP_ITEM_MB:-50}" | tee "$OUT/heap.txt"

@@ -13,7 +13,6 @@ import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
-import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 /**
@@ -171,8 +170,21 @@ public final class Compare {
             0.8));
   }
 
-  /** Runs JMH with {@code args} and prints the comparison table. */
+  /**
+   * Runs JMH with {@code args} and prints the comparison table. A leading {@code --rounds N} runs
+   * the whole selection N times over (each round writing its own result file) and compares the
+   * rounds' median instead of one run.
+   */
   public static void main(String[] args) throws RunnerException {
+    int rounds = 1;
+    if (args.length >= 2 && args[0].equals("--rounds")) {
+      rounds = Integer.parseInt(args[1]);
+      args = java.util.Arrays.copyOfRange(args, 2, args.length);
+      if (rounds < 1) {
+        System.err.println("--rounds must be at least 1");
+        System.exit(2);
+      }
+    }
     CommandLineOptions cmd;
     try {
       cmd = new CommandLineOptions(args);
@@ -181,35 +193,65 @@ public final class Compare {
       System.exit(2);
       return;
     }
-    OptionsBuilder builder = new OptionsBuilder();
-    if (cmd.getIncludes().isEmpty()) {
-      builder.include("dev\\.stowage\\.bench\\..*");
+    List<Collection<RunResult>> results = new ArrayList<>();
+    for (int round = 1; round <= rounds; round++) {
+      OptionsBuilder builder = new OptionsBuilder();
+      if (cmd.getIncludes().isEmpty()) {
+        builder.include("dev\\.stowage\\.bench\\..*");
+      }
+      if (rounds > 1 && cmd.getResult().hasValue()) {
+        builder.result(roundFile(cmd.getResult().get(), round));
+      }
+      results.add(new Runner(builder.parent(cmd).build()).run());
     }
-    Options options = builder.parent(cmd).build();
-    Collection<RunResult> results = new Runner(options).run();
     System.out.println();
     System.out.print(table(results));
   }
 
-  /** The comparison table of a run, one line per pair and parameter combination present. */
+  /** {@code jmh.json} becomes {@code jmh-round2.json}. */
+  static String roundFile(String file, int round) {
+    int dot = file.lastIndexOf('.');
+    return dot > file.lastIndexOf('/')
+        ? file.substring(0, dot) + "-round" + round + file.substring(dot)
+        : file + "-round" + round;
+  }
+
+  /** The comparison table of one run. */
   static String table(Collection<RunResult> results) {
-    // class -> params -> method -> result
-    Map<String, Map<String, Map<String, Result<?>>>> byClass = new LinkedHashMap<>();
-    for (RunResult r : results) {
-      String full = r.getParams().getBenchmark();
-      int dot = full.lastIndexOf('.');
-      String method = full.substring(dot + 1);
-      String cls = full.substring(full.lastIndexOf('.', dot - 1) + 1, dot);
-      Map<String, String> params = new TreeMap<>();
-      for (String k : r.getParams().getParamsKeys()) {
-        params.put(k, r.getParams().getParam(k));
+    return table(List.of(results));
+  }
+
+  /**
+   * The comparison table of one or more rounds, one line per pair and parameter combination
+   * present. With one round the range is the one implied by JMH's 99.9% confidence intervals; with
+   * several, the scores and the ratio are the rounds' medians and the range is the lowest and
+   * highest ratio any round measured, which tells drift on a shared machine from a real difference.
+   */
+  static String table(List<Collection<RunResult>> rounds) {
+    // class -> params -> method -> one result per round
+    Map<String, Map<String, Map<String, List<Result<?>>>>> byClass = new LinkedHashMap<>();
+    for (Collection<RunResult> round : rounds) {
+      for (RunResult r : round) {
+        String full = r.getParams().getBenchmark();
+        int dot = full.lastIndexOf('.');
+        String method = full.substring(dot + 1);
+        String cls = full.substring(full.lastIndexOf('.', dot - 1) + 1, dot);
+        Map<String, String> params = new TreeMap<>();
+        for (String k : r.getParams().getParamsKeys()) {
+          params.put(k, r.getParams().getParam(k));
+        }
+        byClass
+            .computeIfAbsent(cls, x -> new LinkedHashMap<>())
+            .computeIfAbsent(params.isEmpty() ? "" : params.toString(), x -> new LinkedHashMap<>())
+            .computeIfAbsent(method, x -> new ArrayList<>())
+            .add(r.getPrimaryResult());
       }
-      byClass
-          .computeIfAbsent(cls, x -> new LinkedHashMap<>())
-          .computeIfAbsent(params.isEmpty() ? "" : params.toString(), x -> new LinkedHashMap<>())
-          .put(method, r.getPrimaryResult());
     }
+    boolean several = rounds.size() > 1;
     StringBuilder out = new StringBuilder();
+    if (several) {
+      out.append("medians of ").append(rounds.size()).append(" rounds\n");
+    }
     out.append(
         String.format(
             Locale.ROOT,
@@ -220,7 +262,7 @@ public final class Compare {
             "anchor",
             "unit",
             "ratio",
-            "(99.9% range)",
+            several ? "(rounds min-max)" : "(99.9% range)",
             "target"));
     for (Pair p : PAIRS) {
       var perParams = byClass.get(p.benchClass());
@@ -229,30 +271,72 @@ public final class Compare {
       }
       perParams.forEach(
           (params, methods) -> {
-            Result<?> s = methods.get(p.stowage());
-            Result<?> a = methods.get(p.anchor());
-            if (s == null || a == null) {
+            List<Result<?>> s = methods.get(p.stowage());
+            List<Result<?>> a = methods.get(p.anchor());
+            if (s == null || a == null || s.size() != a.size()) {
               return;
             }
-            out.append(line(p, params, s, a));
+            out.append(several ? medianLine(p, params, s, a) : line(p, params, s.get(0), a.get(0)));
           });
     }
     return out.toString();
   }
 
+  private static double ratio(Pair p, double stowage, double anchor) {
+    return p.kind() == Kind.TIME_AT_MOST ? stowage / anchor : anchor / stowage;
+  }
+
+  private static String medianLine(Pair p, String params, List<Result<?>> s, List<Result<?>> a) {
+    double[] ratios = new double[s.size()];
+    double[] ss = new double[s.size()];
+    double[] as = new double[s.size()];
+    for (int i = 0; i < ratios.length; i++) {
+      ss[i] = s.get(i).getScore();
+      as[i] = a.get(i).getScore();
+      ratios[i] = ratio(p, ss[i], as[i]);
+    }
+    double ratio = median(ratios);
+    return format(
+        p,
+        params,
+        median(ss),
+        median(as),
+        s.get(0).getScoreUnit(),
+        ratio,
+        String.format(
+            Locale.ROOT,
+            "(%.2f-%.2f)",
+            java.util.Arrays.stream(ratios).min().orElseThrow(),
+            java.util.Arrays.stream(ratios).max().orElseThrow()));
+  }
+
+  static double median(double[] values) {
+    double[] v = values.clone();
+    java.util.Arrays.sort(v);
+    int n = v.length;
+    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  }
+
   private static String line(Pair p, String params, Result<?> s, Result<?> a) {
     double sv = s.getScore(), av = a.getScore();
     double se = finiteOrZero(s.getScoreError()), ae = finiteOrZero(a.getScoreError());
-    double ratio, lo, hi;
+    double lo, hi;
     if (p.kind() == Kind.TIME_AT_MOST) {
-      ratio = sv / av;
       lo = Math.max(0, sv - se) / (av + ae);
       hi = (sv + se) / Math.max(1e-12, av - ae);
     } else {
-      ratio = av / sv;
       lo = Math.max(0, av - ae) / (sv + se);
       hi = (av + ae) / Math.max(1e-12, sv - se);
     }
+    String range =
+        se >= sv || ae >= av
+            ? "(noise > score)"
+            : String.format(Locale.ROOT, "(%.2f-%.2f)", lo, hi);
+    return format(p, params, sv, av, s.getScoreUnit(), ratio(p, sv, av), range);
+  }
+
+  private static String format(
+      Pair p, String params, double sv, double av, String unit, double ratio, String range) {
     String target;
     if (Double.isNaN(p.target())) {
       target = "(for reference)";
@@ -267,11 +351,9 @@ public final class Compare {
         params,
         sv,
         av,
-        s.getScoreUnit(),
+        unit,
         ratio,
-        se >= sv || ae >= av
-            ? "(noise > score)"
-            : String.format(Locale.ROOT, "(%.2f-%.2f)", lo, hi),
+        range,
         target + "  [" + p.kind().label + "]");
   }
 
