@@ -139,6 +139,12 @@ public final class KeyRing {
     return key instanceof AeadKey k ? k.getOutputPrefix().toByteArray() : null;
   }
 
+  /**
+   * Largest plaintext {@link #encryptInto} copies next to its ciphertext to encrypt it in one call;
+   * larger ones are encrypted where they lie (the copy would cost more than the extra call).
+   */
+  static final int IN_PLACE_MAX = 8 * 1024;
+
   /** Encrypts with the primary key. */
   public byte[] encrypt(byte[] plaintext, byte[] associatedData) throws GeneralSecurityException {
     return aead.encrypt(plaintext, associatedData);
@@ -183,22 +189,26 @@ public final class KeyRing {
     Cipher c = GcmKey.cipher();
     c.init(Cipher.ENCRYPT_MODE, k.key, new GCMParameterSpec(GcmKey.TAG_BITS, iv));
     c.updateAAD(associatedData);
-    // The head goes in one whole AES block together with the body's first bytes: an update() of
-    // a partial block makes the JDK's GCM buffer it and re-align the rest, which costs more than
-    // the encryption of a small value. Only 16 bytes are copied, whatever the value's size.
     if (headLength > GcmKey.BLOCK) {
       throw new IllegalArgumentException("head longer than a block: " + headLength);
     }
-    byte[] first = new byte[GcmKey.BLOCK];
-    System.arraycopy(head, 0, first, 0, headLength);
-    int taken = Math.min(GcmKey.BLOCK - headLength, bodyLength);
-    System.arraycopy(body, bodyOffset, first, headLength, taken);
     int n;
     if (headLength == 0) {
       n = c.doFinal(body, bodyOffset, bodyLength, out, pos);
-    } else if (taken == bodyLength) {
-      n = c.doFinal(first, 0, headLength + taken, out, pos);
+    } else if (headLength + bodyLength <= IN_PLACE_MAX) {
+      // A small plaintext is copied to where its ciphertext goes and encrypted there in one call:
+      // an update() before doFinal() costs the JDK's GCM more than copying a few kilobytes.
+      System.arraycopy(head, 0, out, pos, headLength);
+      System.arraycopy(body, bodyOffset, out, pos + headLength, bodyLength);
+      n = c.doFinal(out, pos, headLength + bodyLength, out, pos);
     } else {
+      // A large value is encrypted where it lies; the head goes in one whole AES block together
+      // with the body's first bytes, since an update() of a partial block makes the JDK's GCM
+      // buffer it and re-align the rest. Only 16 bytes are copied, whatever the value's size.
+      byte[] first = new byte[GcmKey.BLOCK];
+      System.arraycopy(head, 0, first, 0, headLength);
+      int taken = GcmKey.BLOCK - headLength;
+      System.arraycopy(body, bodyOffset, first, headLength, taken);
       n = c.update(first, 0, GcmKey.BLOCK, out, pos);
       n += c.doFinal(body, bodyOffset + taken, bodyLength - taken, out, pos + n);
     }

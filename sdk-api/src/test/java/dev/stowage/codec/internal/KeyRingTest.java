@@ -31,7 +31,10 @@ class KeyRingTest {
     Aead tink = keyset.getPrimitive(RegistryConfiguration.get(), Aead.class);
     KeyRing ring = KeyRing.ofKeyset(keyset, "test");
     Random random = new Random(1);
-    for (int size : new int[] {0, 1, 9, 10, 15, 16, 17, 31, 32, 33, 100, 4096, 70_000}) {
+    for (int size :
+        new int[] {
+          0, 1, 9, 10, 15, 16, 17, 31, 32, 33, 100, 4096, 8186, 8187, 8191, 8192, 8193, 70_000
+        }) {
       for (int headLength : new int[] {0, 1, 2, 6}) {
         byte[] plain = new byte[headLength + size];
         random.nextBytes(plain);
