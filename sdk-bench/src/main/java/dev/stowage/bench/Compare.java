@@ -77,6 +77,16 @@ public final class Compare {
               Kind.THROUGHPUT_AT_LEAST,
               0.9));
     }
+    for (String op : List.of("Encrypt", "Decrypt")) {
+      PAIRS.add(
+          new Pair(
+              "codec: " + op.toLowerCase(Locale.ROOT) + " vs Tink + per-call binding",
+              c,
+              "stowage" + op,
+              "tink" + op + "Bound",
+              Kind.THROUGHPUT_AT_LEAST,
+              Double.NaN));
+    }
     for (String op : List.of("CompressEncrypt", "DecryptDecompress")) {
       PAIRS.add(
           new Pair(
