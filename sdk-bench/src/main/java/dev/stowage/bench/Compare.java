@@ -226,11 +226,6 @@ public final class Compare {
         : file + "-round" + round;
   }
 
-  /** The comparison table of one run. */
-  static String table(Collection<RunResult> results) {
-    return table(List.of(results));
-  }
-
   /**
    * The comparison table of one or more rounds, one line per pair and parameter combination
    * present. With one round the range is the one implied by JMH's 99.9% confidence intervals; with

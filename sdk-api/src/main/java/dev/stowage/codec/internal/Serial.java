@@ -23,21 +23,18 @@ final class Serial {
   private Serial() {}
 
   /**
-   * {@code ValueWire.encode(v)}, byte for byte. Top-level strings and binary values are written
-   * straight into an exactly sized array instead of through a growing buffer.
+   * {@code ValueWire.encode(v)}, byte for byte: the two parts of {@link #split} joined, so a
+   * top-level string or binary value is written straight into an exactly sized array.
    */
   static byte[] serialize(AttributeValue v) {
-    if (v instanceof StringValue s) {
-      return tagged(STRING_TAG, s.value().getBytes(StandardCharsets.UTF_8));
+    Split split = split(v);
+    if (split.headLength() == 0) {
+      return split.body();
     }
-    if (v instanceof BinaryValue b) {
-      int n = b.value().size();
-      byte[] out = new byte[1 + varintLength(n) + n];
-      int pos = head(out, BINARY_TAG, n);
-      System.arraycopy(BytesAccess.array(b.value()), BytesAccess.offset(b.value()), out, pos, n);
-      return out;
-    }
-    return ValueWire.encode(v);
+    byte[] out = new byte[split.size()];
+    System.arraycopy(split.head(), 0, out, 0, split.headLength());
+    System.arraycopy(split.body(), split.offset(), out, split.headLength(), split.length());
+    return out;
   }
 
   /** Longest serialisation header of a top-level string or binary value: tag, 5-byte length. */
@@ -76,22 +73,6 @@ final class Serial {
     }
     byte[] whole = ValueWire.encode(v);
     return new Split(NO_HEAD, 0, whole, 0, whole.length);
-  }
-
-  /**
-   * Writes the serialisation header of a binary value of {@code length} bytes (what {@link
-   * #serialize} puts before its bytes) into {@code out}, which has room for {@link #MAX_HEAD}
-   * bytes; returns its length.
-   */
-  static int binaryHead(byte[] out, int length) {
-    return head(out, BINARY_TAG, length);
-  }
-
-  private static byte[] tagged(int tag, byte[] payload) {
-    byte[] out = new byte[1 + varintLength(payload.length) + payload.length];
-    int pos = head(out, tag, payload.length);
-    System.arraycopy(payload, 0, out, pos, payload.length);
-    return out;
   }
 
   private static int head(byte[] out, int tag, int length) {
