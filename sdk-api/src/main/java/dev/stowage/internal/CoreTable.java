@@ -3,12 +3,14 @@ package dev.stowage.internal;
 import dev.stowage.ConditionFailedException;
 import dev.stowage.ConflictException;
 import dev.stowage.DeleteJob;
+import dev.stowage.IntegrityException;
 import dev.stowage.InvalidRequestException;
 import dev.stowage.ItemTooLargeException;
 import dev.stowage.MaintenanceJob;
 import dev.stowage.StowageException;
 import dev.stowage.Table;
 import dev.stowage.TableSpec;
+import dev.stowage.UnavailableException;
 import dev.stowage.UnsupportedCapabilityException;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.AttributeValue.NumberValue;
@@ -77,8 +79,10 @@ final class CoreTable implements Table {
   public Optional<Item> get(Key key, ReadOptions options) {
     keyRules.validate(key);
     Set<String> needed = options.projection();
+    String missingBlobToken = null;
+    boolean consistent = options.consistentRead();
     for (int attempt = 0; ; attempt++) {
-      Optional<StoredItem> stored = driverGet(key, options.consistentRead());
+      Optional<StoredItem> stored = driverGet(key, consistent);
       if (stored.isEmpty()) {
         return Optional.empty();
       }
@@ -86,10 +90,17 @@ final class CoreTable implements Table {
         Item restored = shared.overflow.restore(ref, stored.get().item(), needed);
         return Optional.of(project(form.decode(restored, key, needed), needed));
       } catch (OverflowHandler.BlobMissingException e) {
-        // A concurrent overwrite replaced the item and released its blob: read again.
+        // A concurrent overwrite replaced the item and released its blob: read again. The same
+        // version twice (read consistently) means the blob is really gone, which is no race.
+        String token = stored.get().token();
+        if (token.equals(missingBlobToken)) {
+          throw missingBlob(key, e);
+        }
         if (attempt >= 10) {
           throw new ConflictException("item " + key + " keeps changing while being read", e);
         }
+        missingBlobToken = consistent ? token : null;
+        consistent = true;
       }
     }
   }
@@ -182,16 +193,39 @@ final class CoreTable implements Table {
     Item stored = form.encode(item, key, List.of());
     OverflowHandler.Prepared prepared = prepare(stored);
     WriteResult result;
+    boolean[] lostResponse = {false};
     try {
       shared.metrics.writes.increment();
       result =
           shared.retrier.call(
-              () -> shared.driver.put(layout, prepared.item(), Expectation.ANY, mayHaveBlobs()));
+              () -> {
+                try {
+                  return shared.driver.put(
+                      layout, prepared.item(), Expectation.ANY, mayHaveBlobs());
+                } catch (UnavailableException e) {
+                  lostResponse[0] = true;
+                  throw e;
+                }
+              });
     } catch (StowageException e) {
-      abandonIfDefinite(prepared, e);
+      if (!lostResponse[0]) {
+        abandonIfDefinite(prepared, e);
+      }
       throw e;
     }
-    result.previous().ifPresent(p -> release(p.item()));
+    // After a lost response the item replaced may be this put's own landed attempt: its blob is
+    // the one just written and must stay. (The version that attempt replaced is left to the
+    // sweeper.)
+    result
+        .previous()
+        .filter(p -> !sameBlob(p.item(), prepared.item()))
+        .ifPresent(p -> release(p.item()));
+  }
+
+  /** Whether two stored items point to the same overflow blob. */
+  private static boolean sameBlob(Item a, Item b) {
+    Optional<AttributeValue> pa = a.find(OverflowHandler.POINTER_ATTRIBUTE);
+    return pa.isPresent() && pa.equals(b.find(OverflowHandler.POINTER_ATTRIBUTE));
   }
 
   /**
@@ -272,11 +306,21 @@ final class CoreTable implements Table {
     if (nativeEligible(update, options)) {
       Condition guard = Condition.notExists(OverflowHandler.POINTER_ATTRIBUTE);
       Condition condition = options.condition() == null ? guard : options.condition().and(guard);
+      // Resending a native update after a lost response is safe only if applying it twice equals
+      // applying it once, and no condition of the caller's could then fail on its own effect.
+      boolean repeatable = options.condition() == null && repeatable(update);
       try {
         shared.metrics.writes.increment();
         StoredItem s =
-            shared.retrier.call(() -> shared.driver.updateNative(layout, key, update, condition));
+            repeatable
+                ? shared.retrier.call(
+                    () -> shared.driver.updateNative(layout, key, update, condition))
+                : shared.retrier.callUnlessAmbiguous(
+                    () -> shared.driver.updateNative(layout, key, update, condition));
         return form.decode(s.item(), key, null);
+      } catch (Retrier.AmbiguousWrite e) {
+        throw outcomeUnknown(
+            key, "an increment, append or conditional update is not resent", e.failure());
       } catch (ConditionFailedException | ItemTooLargeException e) {
         // The guard, a genuine condition failure or the size limit: the portable path decides.
       }
@@ -323,6 +367,16 @@ final class CoreTable implements Table {
     return next.toBuilder().put(v, AttributeValue.of(base.add(BigDecimal.ONE))).build();
   }
 
+  /** Whether applying {@code update} twice leaves the same item as applying it once. */
+  private static boolean repeatable(Update update) {
+    for (Update.Action a : update.actions()) {
+      if (a instanceof Update.Increment || a instanceof Update.AppendToList) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private boolean nativeEligible(Update update, WriteOptions options) {
     if (!shared.driver.capabilities().contains(Capability.NATIVE_UPDATES)
         || options.requestId() != null
@@ -346,7 +400,7 @@ final class CoreTable implements Table {
    * encryption key), unless it changed or vanished meanwhile.
    */
   void rewrite(Key key) {
-    cas(key, WriteOptions.NONE, current -> current);
+    cas(key, WriteOptions.NONE, REWRITE);
   }
 
   /** Decides the next user item from the current one (null: absent); null result deletes. */
@@ -362,7 +416,16 @@ final class CoreTable implements Table {
    * The portable read-check-write loop behind conditions, versions, idempotency and updates: read
    * the item with its token, decide, write with the token as expectation, repeat on a race.
    *
-   * @param alreadyApplied receives the current item when the request id was already applied
+   * <p>Every version it writes carries a fresh write id ({@link StoredForm#WRITE_ID}). A write
+   * whose response is lost is not resent blindly (its own landed attempt would make the resend fail
+   * its expectation, or apply it twice): the loop reads the item again and settles the outcome —
+   * its write id is there (it landed: done), the item is as it was (it did not land: decide again),
+   * or another writer changed it (unknown: reported as such, unless a request id or a plain rewrite
+   * makes deciding again safe). A blob written for an attempt whose outcome was ever open is never
+   * deleted here, since a delayed request may still land; the sweeper reclaims it if unreferenced.
+   *
+   * @param alreadyApplied receives the current item when the request id was already applied, or
+   *     when a write whose response was lost turns out to have landed
    */
   private void cas(
       Key key,
@@ -370,12 +433,56 @@ final class CoreTable implements Table {
       Change change,
       java.util.function.Consumer<Item> alreadyApplied) {
     String requestId = options.requestId();
+    boolean safeToRedecide = requestId != null || change == REWRITE;
+    Set<String> ours = new HashSet<>();
+    LostWrite lost = null;
+    int lostResponses = 0;
+    String missingBlobToken = null;
+    int blobMisses = 0;
     for (int attempt = 1; ; attempt++) {
-      Optional<StoredItem> stored = driverGet(key, true);
+      Optional<StoredItem> stored;
+      try {
+        stored = driverGet(key, true);
+      } catch (StowageException e) {
+        if (lost == null) {
+          throw e;
+        }
+        throw outcomeUnknown(key, "it could not be read back", e);
+      }
+      if (stored.isPresent() && ours.contains(StoredForm.writeId(stored.get().item()))) {
+        // A write of this call landed (its response was lost, or it arrived late).
+        landed(lost, stored.get(), key, alreadyApplied);
+        return;
+      }
+      if (lost != null) {
+        boolean unchanged =
+            lost.replaced() == null
+                ? stored.isEmpty()
+                : stored.isPresent() && stored.get().token().equals(lost.replaced().token());
+        if (lost.delete() && stored.isEmpty()) {
+          landed(lost, null, key, alreadyApplied);
+          return;
+        }
+        if (!unchanged && !safeToRedecide) {
+          throw outcomeUnknown(key, "another writer changed the item since", lost.failure());
+        }
+        if (lostResponses >= shared.retrier.policy().maxAttempts()) {
+          throw lost.failure();
+        }
+        lost = null;
+      }
       Item current;
       try {
         current = stored.map(s -> decodeFull(s, key)).orElse(null);
       } catch (OverflowHandler.BlobMissingException e) {
+        String token = stored.get().token();
+        if (token.equals(missingBlobToken)) {
+          throw missingBlob(key, e);
+        }
+        missingBlobToken = token;
+        if (++blobMisses > 10) {
+          throw new ConflictException("item " + key + " keeps changing while being read", e);
+        }
         backoff(attempt);
         continue;
       }
@@ -391,24 +498,35 @@ final class CoreTable implements Table {
       Item next = change.next(current);
       Expectation expect =
           stored.<Expectation>map(s -> Expectation.token(s.token())).orElse(Expectation.ABSENT);
+      StoredItem replaced = stored.orElse(null);
       try {
         if (next == null) {
           if (stored.isEmpty()) {
             return;
           }
           shared.metrics.writes.increment();
-          shared.retrier.call(() -> shared.driver.delete(layout, key, expect, false));
+          shared.retrier.callUnlessAmbiguous(
+              () -> shared.driver.delete(layout, key, expect, false));
         } else {
           List<String> remembered = StoredForm.remember(ids, requestId, spec.idempotencyWindow());
-          OverflowHandler.Prepared prepared = prepare(form.encode(next, key, remembered));
+          String writeId = StoredForm.newWriteId();
+          ours.add(writeId);
+          OverflowHandler.Prepared prepared = prepare(form.encode(next, key, remembered, writeId));
           try {
             shared.metrics.writes.increment();
-            shared.retrier.call(() -> shared.driver.put(layout, prepared.item(), expect, false));
+            shared.retrier.callUnlessAmbiguous(
+                () -> shared.driver.put(layout, prepared.item(), expect, false));
           } catch (StowageException e) {
+            // Certainly not written (a lost response is an AmbiguousWrite and keeps the blob).
             abandonIfDefinite(prepared, e);
             throw e;
           }
         }
+      } catch (Retrier.AmbiguousWrite e) {
+        lost = new LostWrite(next == null, replaced, e.failure());
+        lostResponses++;
+        Retrier.sleep(shared.retrier.policy().delayBefore(lostResponses, null));
+        continue;
       } catch (ConditionFailedException race) {
         // Someone wrote between our read and our write: decide again on the new state.
         shared.metrics.casRetries.increment();
@@ -429,6 +547,53 @@ final class CoreTable implements Table {
       stored.ifPresent(s -> release(s.item()));
       return;
     }
+  }
+
+  /** The change of {@link #rewrite}: deciding it again on a changed item is always safe. */
+  private static final Change REWRITE = current -> current;
+
+  /**
+   * A compare-and-set write whose response was lost.
+   *
+   * @param delete whether it deleted the item
+   * @param replaced the stored version it expected to replace, or null if it expected none
+   * @param failure how the response was lost
+   */
+  private record LostWrite(boolean delete, StoredItem replaced, UnavailableException failure) {}
+
+  /** Finishes a compare-and-set whose write landed although its response was lost. */
+  private void landed(
+      LostWrite lost, StoredItem now, Key key, java.util.function.Consumer<Item> alreadyApplied) {
+    if (lost != null && lost.replaced() != null) {
+      release(lost.replaced().item());
+    }
+    alreadyApplied.accept(now == null ? null : decodeFull(now, key));
+  }
+
+  private UnavailableException outcomeUnknown(Key key, String why, Throwable cause) {
+    return UnavailableException.writeOutcomeUnknown(
+        "the write of "
+            + key
+            + " in table '"
+            + ref
+            + "' lost its response and "
+            + why
+            + ", so it may or may not have been applied; pass WriteOptions.idempotent(requestId)"
+            + " to make such writes safe to repeat",
+        cause);
+  }
+
+  /** A stored item whose overflow blob is gone while the item itself did not change. */
+  IntegrityException missingBlob(Key key, OverflowHandler.BlobMissingException e) {
+    return new IntegrityException(
+        "item "
+            + key
+            + " in table '"
+            + ref
+            + "' points to a missing overflow blob ("
+            + e.getMessage()
+            + "): check that the blob store and its prefix are the ones the item was written with",
+        e);
   }
 
   private static void backoff(int attempt) {

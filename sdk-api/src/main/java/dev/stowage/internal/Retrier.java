@@ -35,6 +35,41 @@ public final class Retrier {
         });
   }
 
+  /**
+   * Runs a write that is not safe to resend blindly (it carries an expectation that its own landed
+   * attempt would break). Retries only failures after which the write certainly did not happen,
+   * such as throttling; a failure that leaves the outcome open ({@link UnavailableException}: the
+   * backend may have applied the write and the response been lost) ends the call at once with an
+   * {@link AmbiguousWrite}, for the caller to settle by reading the item.
+   */
+  public <T> T callUnlessAmbiguous(Supplier<T> call) {
+    return call(
+        () -> {
+          try {
+            return call.get();
+          } catch (UnavailableException e) {
+            throw new AmbiguousWrite(e);
+          }
+        });
+  }
+
+  /**
+   * A write attempt failed in a way that leaves open whether the backend applied it. Deliberately
+   * not a {@link dev.stowage.StowageException}, so the retry policy does not resend it.
+   */
+  static final class AmbiguousWrite extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    AmbiguousWrite(UnavailableException cause) {
+      super(cause.getMessage(), cause, false, false);
+    }
+
+    /** The failure as the backend reported it. */
+    UnavailableException failure() {
+      return (UnavailableException) getCause();
+    }
+  }
+
   /** Runs {@code call} with retries. */
   public void run(Runnable call) {
     call(

@@ -29,6 +29,14 @@ final class StoredForm {
   /** Reserved attribute listing the request ids recently applied to an item. */
   static final String REQUEST_IDS = "__rq";
 
+  /**
+   * Reserved attribute holding the id of the compare-and-set write that stored this version, so a
+   * retry after a lost response can tell its own landed write from someone else's.
+   */
+  static final String WRITE_ID = "__w";
+
+  private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+
   private final TableSpec spec;
   private final Codecs codecs;
   private final DriverLimits limits;
@@ -47,6 +55,17 @@ final class StoredForm {
    * @param requestIds request ids to record, oldest first, already trimmed to the window
    */
   Item encode(Item user, Key key, List<String> requestIds) {
+    return encode(user, key, requestIds, null);
+  }
+
+  /**
+   * The stored form of a (validated) user item, written by the compare-and-set write {@code
+   * writeId}.
+   *
+   * @param requestIds request ids to record, oldest first, already trimmed to the window
+   * @param writeId the write's id (see {@link #newWriteId}), or null to record none
+   */
+  Item encode(Item user, Key key, List<String> requestIds, String writeId) {
     Map<String, AttributeValue> out = new LinkedHashMap<>();
     for (Map.Entry<String, AttributeValue> e : user.attributes().entrySet()) {
       String name = e.getKey();
@@ -82,6 +101,9 @@ final class StoredForm {
       List<AttributeValue> ids = new ArrayList<>();
       requestIds.forEach(id -> ids.add(AttributeValue.of(id)));
       out.put(REQUEST_IDS, AttributeValue.list(ids));
+    }
+    if (writeId != null) {
+      out.put(WRITE_ID, AttributeValue.of(writeId));
     }
     return Item.ofStored(out);
   }
@@ -144,6 +166,19 @@ final class StoredForm {
       }
     }
     return ids;
+  }
+
+  /** A fresh write id: 96 random bits, base64url. */
+  static String newWriteId() {
+    byte[] b = new byte[12];
+    RANDOM.nextBytes(b);
+    return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+  }
+
+  /** The write id recorded in a stored item, or null. */
+  static String writeId(Item stored) {
+    AttributeValue v = stored == null ? null : stored.find(WRITE_ID).orElse(null);
+    return v instanceof StringValue s ? s.value() : null;
   }
 
   /** {@code ids} plus {@code added}, keeping the newest {@code window}. */

@@ -6,6 +6,7 @@ import dev.stowage.InvalidRequestException;
 import dev.stowage.Stowage;
 import dev.stowage.StowageException;
 import dev.stowage.Table;
+import dev.stowage.UnavailableException;
 import dev.stowage.UnsupportedCapabilityException;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
@@ -20,7 +21,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -100,17 +100,51 @@ final class TransactionImpl implements Stowage.Transaction {
       return;
     }
     validateShape();
+    // Each attempt's puts carry a fresh write id; after a lost response the next read settles
+    // whether the (atomic) transaction landed, as CoreTable's compare-and-set loop does.
+    Set<String> ours = new HashSet<>();
+    List<StoredItem> lostCurrents = null;
+    UnavailableException lostFailure = null;
+    int lostResponses = 0;
     for (int attempt = 1; ; attempt++) {
       List<StoredItem> currents = new ArrayList<>();
       for (Op op : ops) {
-        Optional<StoredItem> s = op.table().driverGet(op.key(), true);
-        Item decoded = s.map(x -> op.table().decodeFull(x, op.key())).orElse(null);
+        try {
+          currents.add(op.table().driverGet(op.key(), true).orElse(null));
+        } catch (StowageException e) {
+          if (lostCurrents == null) {
+            throw e;
+          }
+          throw outcomeUnknown("it could not be read back", e);
+        }
+      }
+      if (lostCurrents != null || !ours.isEmpty()) {
+        if (landed(currents, ours, lostCurrents != null)) {
+          if (lostCurrents != null) {
+            releaseReplaced(lostCurrents);
+          }
+          return;
+        }
+      }
+      if (lostCurrents != null) {
+        if (!sameVersions(lostCurrents, currents)) {
+          throw outcomeUnknown("another writer changed its items since", lostFailure);
+        }
+        if (lostResponses >= shared.retrier.policy().maxAttempts()) {
+          throw lostFailure;
+        }
+        lostCurrents = null;
+      }
+      for (int i = 0; i < ops.size(); i++) {
+        Op op = ops.get(i);
+        StoredItem s = currents.get(i);
+        Item decoded = s == null ? null : op.table().decodeFull(s, op.key());
         if (op.condition() != null && !ConditionEvaluator.test(op.condition(), decoded)) {
           throw new ConditionFailedException(
               "transaction condition failed on " + op.key() + " in table '" + op.table().ref + "'");
         }
-        currents.add(s.orElse(null));
       }
+      String writeId = StoredForm.newWriteId();
       List<TxOp> tx = new ArrayList<>();
       List<Pending> prepared = new ArrayList<>();
       Map<dev.stowage.spi.TableRef, TableLayout> layouts = new LinkedHashMap<>();
@@ -124,7 +158,7 @@ final class TransactionImpl implements Stowage.Transaction {
             case PUT -> {
               List<String> ids = StoredForm.requestIds(cur == null ? null : cur.item());
               OverflowHandler.Prepared p =
-                  op.table().prepare(op.table().form.encode(op.item(), op.key(), ids));
+                  op.table().prepare(op.table().form.encode(op.item(), op.key(), ids, writeId));
               prepared.add(new Pending(op.table(), p));
               tx.add(new TxOp.Put(op.table().ref, op.key(), p.item(), expect));
             }
@@ -138,7 +172,19 @@ final class TransactionImpl implements Stowage.Transaction {
           }
         }
         shared.metrics.writes.increment();
-        shared.retrier.run(() -> shared.driver.transactWrite(List.copyOf(layouts.values()), tx));
+        ours.add(writeId);
+        shared.retrier.callUnlessAmbiguous(
+            () -> {
+              shared.driver.transactWrite(List.copyOf(layouts.values()), tx);
+              return null;
+            });
+      } catch (Retrier.AmbiguousWrite lost) {
+        // The blobs stay: the transaction may have landed. The next read settles it.
+        lostCurrents = currents;
+        lostFailure = lost.failure();
+        lostResponses++;
+        Retrier.sleep(shared.retrier.policy().delayBefore(lostResponses, null));
+        continue;
       } catch (ConditionFailedException race) {
         prepared.forEach(Pending::abandon);
         if (attempt >= MAX_ATTEMPTS) {
@@ -151,14 +197,60 @@ final class TransactionImpl implements Stowage.Transaction {
         }
         throw e;
       }
-      for (int i = 0; i < ops.size(); i++) {
-        StoredItem cur = currents.get(i);
-        if (cur != null && ops.get(i).kind() != Kind.CHECK) {
-          ops.get(i).table().release(cur.item());
-        }
-      }
+      releaseReplaced(currents);
       return;
     }
+  }
+
+  /** Releases the blobs of the versions a committed transaction replaced or deleted. */
+  private void releaseReplaced(List<StoredItem> replaced) {
+    for (int i = 0; i < ops.size(); i++) {
+      StoredItem cur = replaced.get(i);
+      if (cur != null && ops.get(i).kind() != Kind.CHECK) {
+        ops.get(i).table().release(cur.item());
+      }
+    }
+  }
+
+  /**
+   * Whether a transaction of this commit landed, judged from the items as they are now: one of its
+   * puts is there (transactions are atomic), or, for one without puts whose response was lost,
+   * everything it deleted is gone.
+   */
+  private boolean landed(List<StoredItem> now, Set<String> ours, boolean lostResponse) {
+    boolean anyPut = false;
+    boolean deletesGone = true;
+    for (int i = 0; i < ops.size(); i++) {
+      StoredItem s = now.get(i);
+      switch (ops.get(i).kind()) {
+        case PUT -> {
+          anyPut = true;
+          if (s != null && ours.contains(StoredForm.writeId(s.item()))) {
+            return true;
+          }
+        }
+        case DELETE -> deletesGone &= s == null;
+        default -> {}
+      }
+    }
+    return lostResponse && !anyPut && deletesGone;
+  }
+
+  private static boolean sameVersions(List<StoredItem> a, List<StoredItem> b) {
+    for (int i = 0; i < a.size(); i++) {
+      StoredItem x = a.get(i);
+      StoredItem y = b.get(i);
+      if (x == null ? y != null : y == null || !x.token().equals(y.token())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private UnavailableException outcomeUnknown(String why, Throwable cause) {
+    return UnavailableException.writeOutcomeUnknown(
+        "a transaction lost its response and " + why + ", so it may or may not have been applied",
+        cause);
   }
 
   private void validateShape() {

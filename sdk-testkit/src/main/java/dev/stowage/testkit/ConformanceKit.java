@@ -216,6 +216,15 @@ public abstract class ConformanceKit {
     }
   }
 
+  /** Lost responses: a write applied whose response never arrived loses nothing. */
+  @Nested
+  class LostResponse extends LostResponseContracts {
+    @Override
+    ConformanceKit kit() {
+      return ConformanceKit.this;
+    }
+  }
+
   /** Overflow of oversized items to the blob store. */
   @Nested
   class Overflow extends OverflowContracts {

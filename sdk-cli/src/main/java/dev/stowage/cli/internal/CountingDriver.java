@@ -9,6 +9,7 @@ import dev.stowage.spi.BatchWriteResult;
 import dev.stowage.spi.DriverQuery;
 import dev.stowage.spi.DriverScan;
 import dev.stowage.spi.Expectation;
+import dev.stowage.spi.ForwardingDriver;
 import dev.stowage.spi.QueryResult;
 import dev.stowage.spi.StorageDriver;
 import dev.stowage.spi.StoredItem;

@@ -1,29 +1,17 @@
-package dev.stowage.cli.internal;
+package dev.stowage.spi;
 
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.query.Condition;
 import dev.stowage.query.Update;
-import dev.stowage.spi.BatchGetResult;
-import dev.stowage.spi.BatchWriteResult;
-import dev.stowage.spi.Capability;
-import dev.stowage.spi.DriverLimits;
-import dev.stowage.spi.DriverQuery;
-import dev.stowage.spi.DriverScan;
-import dev.stowage.spi.Expectation;
-import dev.stowage.spi.QueryResult;
-import dev.stowage.spi.StorageDriver;
-import dev.stowage.spi.StoredItem;
-import dev.stowage.spi.TableLayout;
-import dev.stowage.spi.TableRef;
-import dev.stowage.spi.TxOp;
-import dev.stowage.spi.WriteOp;
-import dev.stowage.spi.WriteResult;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
-/** A driver that forwards every call to another; subclasses override what they decorate. */
+/**
+ * A driver that forwards every call to another; subclasses override what they decorate (counting,
+ * recording, fault injection, routing). Thread-safe if the delegate is.
+ */
 public abstract class ForwardingDriver implements StorageDriver {
   /** The driver calls go to. */
   protected final StorageDriver delegate;
