@@ -38,9 +38,9 @@ import java.util.Optional;
  * NullPointerException}.
  *
  * <p>Callers pass every non-key attribute through {@link #encode} and {@link #decode}, whatever its
- * current policy: a plain binary value may need escaping on write, and an attribute whose policy
- * was relaxed may still hold envelopes. Key attributes and Stowage's reserved {@code __} attributes
- * are never encoded.
+ * current policy: a binary value of a compressed attribute may need escaping on write, and an
+ * attribute whose policy was relaxed may still hold envelopes. Key attributes and Stowage's
+ * reserved {@code __} attributes are never encoded.
  *
  * <p>Immutable and thread-safe; native zstd contexts are pooled and shared across threads.
  */
@@ -68,11 +68,12 @@ public final class Codecs {
   /**
    * Encodes one attribute for storage according to its policy.
    *
-   * <p>{@link AttributePolicy#PLAIN}: returns {@code plain} itself, except that a binary value
-   * whose bytes start with the envelope magic is wrapped in an envelope without compression or
-   * encryption, so reads stay unambiguous. Compressed: an envelope if compression makes the value
-   * smaller and the value reaches the size threshold, otherwise the plain value (same exception).
-   * Encrypted: always an encrypted envelope, compressed first when the policy says so and it pays.
+   * <p>{@link AttributePolicy#PLAIN}: returns {@code plain} itself, byte for byte, as any other
+   * tool would store it. Compressed: an envelope if compression makes the value smaller and the
+   * value reaches the size threshold, otherwise the plain value, except that a binary value whose
+   * bytes start with the envelope magic is then wrapped in an envelope without compression or
+   * encryption, so reads of an encoded attribute stay unambiguous. Encrypted: always an encrypted
+   * envelope, compressed first when the policy says so and it pays.
    *
    * @param table the logical table name (bound into encryption)
    * @param key the item's key (bound into encryption)
@@ -89,7 +90,12 @@ public final class Codecs {
   /**
    * Decodes one stored attribute, driven by its envelope (or its absence).
    *
-   * @param policy today's policy; only consulted for the {@link PlaintextPolicy}
+   * <p>In a {@link AttributePolicy#PLAIN plain} attribute, a binary value is data unless it is a
+   * complete envelope that verifies (checksum or authentication; one left from an earlier policy):
+   * a value another tool wrote that merely starts with the magic reads exactly as stored.
+   *
+   * @param policy today's policy; decides how a value starting with the magic is read, and is
+   *     consulted for the {@link PlaintextPolicy}
    * @throws IntegrityException if the stored value cannot be verified and decoded, or is plaintext
    *     in an encrypted attribute under {@link PlaintextPolicy#FORBID}
    */

@@ -69,6 +69,11 @@ final class StoredForm {
     Map<String, AttributeValue> out = new LinkedHashMap<>();
     for (Map.Entry<String, AttributeValue> e : user.attributes().entrySet()) {
       String name = e.getKey();
+      if (spec.keySchema().isKeyAttribute(name)) {
+        // Keys are stored byte for byte: the driver looks them up by the raw key value.
+        out.put(name, e.getValue());
+        continue;
+      }
       AttributePolicy policy = spec.policy(name);
       out.put(name, codecs.encode(spec.name(), key, name, policy, e.getValue()));
     }

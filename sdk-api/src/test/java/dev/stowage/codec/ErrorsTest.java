@@ -78,6 +78,7 @@ class ErrorsTest {
     for (int i = 0; i < b.length; i++) {
       bytes[i] = (byte) b[i];
     }
-    return Codecs.defaults().decode("t", KEY, "a", AttributePolicy.PLAIN, AttributeValue.of(bytes));
+    return Codecs.defaults()
+        .decode("t", KEY, "a", AttributePolicy.COMPRESSED, AttributeValue.of(bytes));
   }
 }

@@ -78,7 +78,7 @@ final class GoldenVectors {
             "files",
             strKey,
             "raw",
-            AttributePolicy.PLAIN,
+            AttributePolicy.COMPRESSED,
             AttributeValue.of(new byte[] {(byte) 0xF5, 0x53, 0x00}),
             true));
     v.add(

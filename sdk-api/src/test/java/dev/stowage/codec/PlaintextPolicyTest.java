@@ -28,12 +28,13 @@ class PlaintextPolicyTest {
         AttributeValue.map(java.util.Map.of("k", AttributeValue.of(true))),
         // Compressed before encryption was added to the policy.
         FORBID.encode("t", KEY, "email", AttributePolicy.COMPRESSED, doc),
-        // An escaped binary (no-op envelope) written under the plain policy.
+        // An escaped binary (no-op envelope) written under a compressed policy, below its
+        // threshold.
         FORBID.encode(
             "t",
             KEY,
             "email",
-            AttributePolicy.PLAIN,
+            AttributePolicy.COMPRESSED,
             AttributeValue.of(new byte[] {(byte) 0xF5, 0x53})));
   }
 

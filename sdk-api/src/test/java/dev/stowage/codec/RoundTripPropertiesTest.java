@@ -76,8 +76,18 @@ class RoundTripPropertiesTest {
   }
 
   @Property(tries = 300)
-  void plainPolicyKeepsValuesUnlessTheyLookLikeEnvelopes(@ForAll("values") AttributeValue value) {
+  void plainPolicyStoresEveryValueAsIs(@ForAll("values") AttributeValue value) {
     AttributeValue stored = Codecs.defaults().encode("t", KEY, "a", AttributePolicy.PLAIN, value);
+    assertThat(stored).isSameAs(value);
+    assertThat(Codecs.defaults().decode("t", KEY, "a", AttributePolicy.PLAIN, stored))
+        .isEqualTo(value);
+  }
+
+  @Property(tries = 300)
+  void compressedPolicyEscapesSmallValuesThatLookLikeEnvelopes(
+      @ForAll("values") AttributeValue value) {
+    Codecs c = Codecs.builder().minCompressSize(Integer.MAX_VALUE).build();
+    AttributeValue stored = c.encode("t", KEY, "a", AttributePolicy.COMPRESSED, value);
     boolean looksLikeEnvelope =
         value instanceof BinaryValue b
             && b.value().size() >= 2
@@ -88,8 +98,21 @@ class RoundTripPropertiesTest {
     } else {
       assertThat(stored).isSameAs(value);
     }
+    assertThat(c.decode("t", KEY, "a", AttributePolicy.COMPRESSED, stored)).isEqualTo(value);
+  }
+
+  @Property(tries = 300)
+  void plainAttributesReadForeignBinaryThatStartsWithTheMagicAsIs(
+      @ForAll byte[] tail, @ForAll @net.jqwik.api.constraints.IntRange(min = 0, max = 255) int v) {
+    // Another tool's binary value: the magic, any version byte, anything after it.
+    byte[] raw = new byte[tail.length + 3];
+    raw[0] = (byte) 0xF5;
+    raw[1] = 0x53;
+    raw[2] = (byte) v;
+    System.arraycopy(tail, 0, raw, 3, tail.length);
+    AttributeValue stored = AttributeValue.of(raw);
     assertThat(Codecs.defaults().decode("t", KEY, "a", AttributePolicy.PLAIN, stored))
-        .isEqualTo(value);
+        .isEqualTo(stored);
   }
 
   @Property(tries = 200)

@@ -44,7 +44,7 @@ class TamperTest {
         Arguments.of("dictionary+encrypted", "doc", AttributePolicy.COMPRESSED_AND_ENCRYPTED, json),
         Arguments.of("compressed", "body", AttributePolicy.COMPRESSED, json),
         Arguments.of("dictionary", "doc", AttributePolicy.COMPRESSED, json),
-        Arguments.of("escaped plain binary", "raw", AttributePolicy.PLAIN, lookalike));
+        Arguments.of("escaped binary", "raw", AttributePolicy.COMPRESSED, lookalike));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -216,6 +216,15 @@ public abstract class ConformanceKit {
     }
   }
 
+  /** Exact round trips of keys and values that look like Stowage's own formats. */
+  @Nested
+  class ExactRoundTrips extends ExactRoundTripContracts {
+    @Override
+    ConformanceKit kit() {
+      return ConformanceKit.this;
+    }
+  }
+
   /** Lost responses: a write applied whose response never arrived loses nothing. */
   @Nested
   class LostResponse extends LostResponseContracts {

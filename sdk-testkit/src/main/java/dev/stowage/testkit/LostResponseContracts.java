@@ -156,6 +156,16 @@ abstract class LostResponseContracts extends Contract {
         d,
         null,
         () -> assertThat(t.delete(d, WriteOptions.when(Condition.exists("p")))).isTrue());
+    Key g = Key.of(p, 7);
+    Key h = Key.of(p, 8);
+    Map<Key, Item> batch = new LinkedHashMap<>();
+    batch.put(g, small(p, 7, "y", 1));
+    batch.put(h, big(p, 8, 6));
+    m.write("batch put", batch, () -> t.batchPut(List.copyOf(batch.values())));
+    Map<Key, Item> gone = new LinkedHashMap<>();
+    gone.put(g, null);
+    gone.put(h, null);
+    m.write("batch delete", gone, () -> t.batchDelete(List.of(g, h)));
     if (driver().capabilities().contains(Capability.TRANSACTIONS)) {
       Key e = Key.of(p, 5);
       Key f = Key.of(p, 6);

@@ -53,7 +53,8 @@ public final class EnvelopeCodec {
   public AttributeValue encode(
       String table, Key key, String attribute, AttributePolicy policy, AttributeValue plain) {
     if (!policy.encoded()) {
-      return plainForm(plain);
+      // Stored exactly as given, as other tools would store it; see decode for how it reads.
+      return plain;
     }
     if (policy.encrypted() && keys == null) {
       throw new InvalidRequestException(
@@ -121,7 +122,8 @@ public final class EnvelopeCodec {
   }
 
   /**
-   * A value stored without compression or encryption: as is unless it could pass for an envelope.
+   * A value of a compressed or encrypted attribute stored without compression or encryption: as is
+   * unless it could pass for an envelope.
    */
   private static AttributeValue plainForm(AttributeValue plain) {
     if (plain instanceof BinaryValue b && mayBeEnvelope(b.value())) {
@@ -167,6 +169,21 @@ public final class EnvelopeCodec {
       checkPlaintextAllowed(table, key, attribute, policy);
       return stored;
     }
+    if (!policy.encoded()) {
+      // A plain attribute holds what was put, byte for byte (Stowage never escapes it), so a
+      // binary value that merely starts with the magic is data, whoever wrote it. Only a complete
+      // envelope that verifies (left from an earlier policy) reads as the value it wraps.
+      try {
+        return open(table, key, attribute, policy, b);
+      } catch (IntegrityException notAnEnvelope) {
+        return stored;
+      }
+    }
+    return open(table, key, attribute, policy, b);
+  }
+
+  private AttributeValue open(
+      String table, Key key, String attribute, AttributePolicy policy, BinaryValue b) {
     try {
       // Read in place: the stored value is immutable, and so are the arrays we hand out.
       Bytes bytes = b.value();
