@@ -278,6 +278,16 @@ public final class MemoryDriver implements StorageDriver {
       return this;
     }
 
+    /**
+     * Exactly these capabilities (default: all), for example a backend's preset from {@link
+     * MemoryLimits}.
+     */
+    public Builder capabilities(Set<Capability> c) {
+      capabilities.clear();
+      capabilities.addAll(c);
+      return this;
+    }
+
     /** Removes a capability, to test how an application copes without it. */
     public Builder without(Capability c) {
       capabilities.remove(c);

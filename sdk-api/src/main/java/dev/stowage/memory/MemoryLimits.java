@@ -1,10 +1,23 @@
 package dev.stowage.memory;
 
+import dev.stowage.spi.Capability;
 import dev.stowage.spi.DriverLimits;
+import java.util.Set;
 
 /**
- * Limit presets for the in-memory driver, so application tests can mimic the backend they will run
- * on (and see overflow and batching happen exactly where the cloud would need them).
+ * Limit and capability presets for the in-memory driver, so application tests can mimic the backend
+ * they will run on: each preset reports exactly the numeric limits and the capabilities of that
+ * backend's driver (the driver modules' tests compare them), so keys, indexed values, batches and
+ * transactions are refused in a unit test where production would refuse them. Item sizes are
+ * counted with a simple model (UTF-8, or UTF-16 for Azure) instead of each backend's exact
+ * accounting, so overflow may start a little earlier or later than on the cloud.
+ *
+ * <pre>{@code
+ * MemoryDriver azureLike = MemoryDriver.builder()
+ *     .limits(MemoryLimits.azure())
+ *     .capabilities(MemoryLimits.azureCapabilities())
+ *     .build();
+ * }</pre>
  */
 public final class MemoryLimits {
   private MemoryLimits() {}
@@ -24,15 +37,43 @@ public final class MemoryLimits {
         MemorySizeModel.utf8());
   }
 
-  /** Cloud Datastore: ~1 MiB entities, 1500-byte indexed values, batches of 500 / 1000. */
-  public static DriverLimits datastore() {
-    return new DriverLimits(
-        1_048_000, 1_048_000, 20_000, 1500, 700, 700, 1000, 500, 500, MemorySizeModel.utf8());
+  /** The DynamoDB driver's capabilities: transactions across partitions and tables, updates. */
+  public static Set<Capability> dynamoDbCapabilities() {
+    return Set.of(
+        Capability.TRANSACTIONS,
+        Capability.CROSS_PARTITION_TRANSACTIONS,
+        Capability.NATIVE_UPDATES);
   }
 
-  /** Azure Table Storage: 1 MiB entities, 64 KiB per property, 255 properties, batches of 100. */
+  /**
+   * Cloud Datastore: 1 MiB entities (1,048,572 bytes), 1500-byte indexed values, 600-byte partition
+   * and 438-byte sort keys (they share one key name), batches of 1000 reads / 500 writes.
+   */
+  public static DriverLimits datastore() {
+    return new DriverLimits(
+        1_048_572, 1_048_487, 20_000, 1500, 600, 438, 1000, 500, 500, MemorySizeModel.utf8());
+  }
+
+  /** The Datastore driver's capabilities: transactions across entity groups, strong queries. */
+  public static Set<Capability> datastoreCapabilities() {
+    return Set.of(
+        Capability.TRANSACTIONS,
+        Capability.CROSS_PARTITION_TRANSACTIONS,
+        Capability.CONSISTENT_INDEX_QUERIES);
+  }
+
+  /**
+   * Azure Table Storage: 1 MiB entities, 64 KiB per property, 252 properties (255 less the system
+   * ones), 120-byte keys and indexed values, batches of 100, 50-item transactions (each item may
+   * need a second action).
+   */
   public static DriverLimits azure() {
     return new DriverLimits(
-        1_000_000, 64 * 1024, 252, 1024, 400, 400, 100, 100, 100, MemorySizeModel.utf16());
+        1024 * 1024, 64 * 1024, 252, 120, 120, 120, 100, 100, 50, MemorySizeModel.utf16());
+  }
+
+  /** The Azure driver's capabilities: single-partition transactions, consistent index queries. */
+  public static Set<Capability> azureCapabilities() {
+    return Set.of(Capability.TRANSACTIONS, Capability.CONSISTENT_INDEX_QUERIES);
   }
 }
