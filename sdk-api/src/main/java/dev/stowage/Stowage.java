@@ -79,7 +79,12 @@ public final class Stowage implements AutoCloseable {
   public StowageMetrics metrics() {
     var m = core.metrics();
     return new StowageMetrics(
-        m.reads(), m.writes(), m.queries(), m.throttledRequests(), m.casRetries());
+        m.reads(),
+        m.writes(),
+        m.queries(),
+        m.throttledRequests(),
+        m.casRetries(),
+        m.requestIdsForgotten());
   }
 
   /** Low-level access for tools: the driver. */

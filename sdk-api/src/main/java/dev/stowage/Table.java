@@ -7,6 +7,7 @@ import dev.stowage.query.Query;
 import dev.stowage.query.ReadOptions;
 import dev.stowage.query.Scan;
 import dev.stowage.query.Update;
+import dev.stowage.query.UpdateResult;
 import dev.stowage.query.WriteOptions;
 import java.util.Collection;
 import java.util.List;
@@ -82,7 +83,24 @@ public interface Table {
    * @return the item after the update
    * @throws ConditionFailedException if the condition fails
    */
-  Item update(Key key, Update update, WriteOptions options);
+  default Item update(Key key, Update update, WriteOptions options) {
+    return updateWithResult(key, update, options).item();
+  }
+
+  /**
+   * Applies an update as {@link #update(Key, Update, WriteOptions)} does, and says what happened:
+   * whether the change was applied or its request id recognised, and which request id, if any, the
+   * item stopped remembering to make room for this one.
+   *
+   * <p>Idempotency contract: each item remembers the request ids of its last {@link
+   * dev.stowage.TableSpec#idempotencyWindow()} idempotent writes (default 32). A write repeated
+   * with a remembered id changes nothing; one repeated after that many other idempotent writes to
+   * the same item is applied again. Choose the window larger than the number of distinct requests
+   * that may hit one item while a client can still retry.
+   *
+   * @throws ConditionFailedException if the condition fails
+   */
+  UpdateResult updateWithResult(Key key, Update update, WriteOptions options);
 
   /** Reads many items; keys may exceed any backend's batch limit. @return found items by key */
   default Map<Key, Item> batchGet(Collection<Key> keys) {

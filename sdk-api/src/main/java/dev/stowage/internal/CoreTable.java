@@ -22,6 +22,7 @@ import dev.stowage.query.Query;
 import dev.stowage.query.ReadOptions;
 import dev.stowage.query.Scan;
 import dev.stowage.query.Update;
+import dev.stowage.query.UpdateResult;
 import dev.stowage.query.WriteOptions;
 import dev.stowage.spi.Capability;
 import dev.stowage.spi.Expectation;
@@ -299,7 +300,7 @@ final class CoreTable implements Table {
   }
 
   @Override
-  public Item update(Key key, Update update, WriteOptions options) {
+  public UpdateResult updateWithResult(Key key, Update update, WriteOptions options) {
     keyRules.validate(key);
     UpdateApplier.validate(update, spec.keySchema());
     ConditionEvaluator.validate(options.condition(), spec, "a condition");
@@ -317,7 +318,7 @@ final class CoreTable implements Table {
                     () -> shared.driver.updateNative(layout, key, update, condition))
                 : shared.retrier.callUnlessAmbiguous(
                     () -> shared.driver.updateNative(layout, key, update, condition));
-        return form.decode(s.item(), key, null);
+        return new UpdateResult(form.decode(s.item(), key, null), true, null);
       } catch (Retrier.AmbiguousWrite e) {
         throw outcomeUnknown(
             key, "an increment, append or conditional update is not resent", e.failure());
@@ -325,7 +326,7 @@ final class CoreTable implements Table {
         // The guard, a genuine condition failure or the size limit: the portable path decides.
       }
     }
-    Item[] result = {null};
+    Outcome outcome = new Outcome();
     cas(
         key,
         options,
@@ -335,11 +336,11 @@ final class CoreTable implements Table {
           if (spec.versionAttribute().isPresent()) {
             next = bumpVersion(key, update, current, next);
           }
-          result[0] = next;
+          outcome.item = next;
           return next;
         },
-        applied -> result[0] = applied);
-    return result[0];
+        outcome);
+    return new UpdateResult(outcome.item, outcome.applied, outcome.forgotten);
   }
 
   private Item bumpVersion(Key key, Update update, Item current, Item next) {
@@ -409,7 +410,19 @@ final class CoreTable implements Table {
   }
 
   private void cas(Key key, WriteOptions options, Change change) {
-    cas(key, options, change, applied -> {});
+    cas(key, options, change, new Outcome());
+  }
+
+  /** What a compare-and-set loop did, for callers that report it. */
+  private static final class Outcome {
+    /** The item as the write left it (or found it, when the request id was recognised). */
+    Item item;
+
+    /** False when the request id was recognised and nothing was written. */
+    boolean applied = true;
+
+    /** The request id the item stopped remembering to make room for this write's, or null. */
+    String forgotten;
   }
 
   /**
@@ -424,14 +437,10 @@ final class CoreTable implements Table {
    * makes deciding again safe). A blob written for an attempt whose outcome was ever open is never
    * deleted here, since a delayed request may still land; the sweeper reclaims it if unreferenced.
    *
-   * @param alreadyApplied receives the current item when the request id was already applied, or
-   *     when a write whose response was lost turns out to have landed
+   * @param outcome receives what happened: the current item when the request id was already
+   *     applied, or when a write whose response was lost turns out to have landed
    */
-  private void cas(
-      Key key,
-      WriteOptions options,
-      Change change,
-      java.util.function.Consumer<Item> alreadyApplied) {
+  private void cas(Key key, WriteOptions options, Change change, Outcome outcome) {
     String requestId = options.requestId();
     boolean safeToRedecide = requestId != null || change == REWRITE;
     Set<String> ours = new HashSet<>();
@@ -451,7 +460,7 @@ final class CoreTable implements Table {
       }
       if (stored.isPresent() && ours.contains(StoredForm.writeId(stored.get().item()))) {
         // A write of this call landed (its response was lost, or it arrived late).
-        landed(lost, stored.get(), key, alreadyApplied);
+        landed(lost, stored.get(), key, outcome);
         return;
       }
       if (lost != null) {
@@ -460,7 +469,7 @@ final class CoreTable implements Table {
                 ? stored.isEmpty()
                 : stored.isPresent() && stored.get().token().equals(lost.replaced().token());
         if (lost.delete() && stored.isEmpty()) {
-          landed(lost, null, key, alreadyApplied);
+          landed(lost, null, key, outcome);
           return;
         }
         if (!unchanged && !safeToRedecide) {
@@ -488,7 +497,8 @@ final class CoreTable implements Table {
       }
       List<String> ids = StoredForm.requestIds(stored.map(StoredItem::item).orElse(null));
       if (requestId != null && ids.contains(requestId)) {
-        alreadyApplied.accept(current);
+        outcome.item = current;
+        outcome.applied = false;
         return;
       }
       if (options.condition() != null && !ConditionEvaluator.test(options.condition(), current)) {
@@ -509,6 +519,7 @@ final class CoreTable implements Table {
               () -> shared.driver.delete(layout, key, expect, false));
         } else {
           List<String> remembered = StoredForm.remember(ids, requestId, spec.idempotencyWindow());
+          outcome.forgotten = StoredForm.forgotten(ids, remembered);
           String writeId = StoredForm.newWriteId();
           ours.add(writeId);
           OverflowHandler.Prepared prepared = prepare(form.encode(next, key, remembered, writeId));
@@ -545,6 +556,9 @@ final class CoreTable implements Table {
         continue;
       }
       stored.ifPresent(s -> release(s.item()));
+      if (outcome.forgotten != null) {
+        shared.metrics.requestIdsForgotten.increment();
+      }
       return;
     }
   }
@@ -562,12 +576,11 @@ final class CoreTable implements Table {
   private record LostWrite(boolean delete, StoredItem replaced, UnavailableException failure) {}
 
   /** Finishes a compare-and-set whose write landed although its response was lost. */
-  private void landed(
-      LostWrite lost, StoredItem now, Key key, java.util.function.Consumer<Item> alreadyApplied) {
+  private void landed(LostWrite lost, StoredItem now, Key key, Outcome outcome) {
     if (lost != null && lost.replaced() != null) {
       release(lost.replaced().item());
     }
-    alreadyApplied.accept(now == null ? null : decodeFull(now, key));
+    outcome.item = now == null ? null : decodeFull(now, key);
   }
 
   private UnavailableException outcomeUnknown(Key key, String why, Throwable cause) {

@@ -13,6 +13,7 @@ public final class Metrics {
   final LongAdder throttled = new LongAdder();
   final LongAdder casRetries = new LongAdder();
   final LongAdder releaseFailures = new LongAdder();
+  final LongAdder requestIdsForgotten = new LongAdder();
 
   void throttled() {
     throttled.increment();
@@ -43,6 +44,14 @@ public final class Metrics {
    */
   public long releaseFailures() {
     return releaseFailures.sum();
+  }
+
+  /**
+   * Idempotent writes that made an item forget its oldest request id (its idempotency window was
+   * full): a retry of that request would be applied again.
+   */
+  public long requestIdsForgotten() {
+    return requestIdsForgotten.sum();
   }
 
   /** Compare-and-set loops that had to re-read because of a concurrent write. */

@@ -186,6 +186,16 @@ final class StoredForm {
     return v instanceof StringValue s ? s.value() : null;
   }
 
+  /** The first request id of {@code before} that {@code after} no longer holds, or null. */
+  static String forgotten(List<String> before, List<String> after) {
+    for (String id : before) {
+      if (!after.contains(id)) {
+        return id;
+      }
+    }
+    return null;
+  }
+
   /** {@code ids} plus {@code added}, keeping the newest {@code window}. */
   static List<String> remember(List<String> ids, String added, int window) {
     List<String> out = new ArrayList<>(ids);

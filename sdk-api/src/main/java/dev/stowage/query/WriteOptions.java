@@ -8,8 +8,12 @@ import java.util.Optional;
  * @param condition must hold on the stored item (absent items have no attributes) or the write
  *     fails with {@link dev.stowage.ConditionFailedException}; null for none
  * @param requestId the caller's id for this logical request: a write repeated with the same id is
- *     applied once and the repeat returns as if it had succeeded (within the table's idempotency
- *     window); null for none. 1 to 128 printable ASCII characters.
+ *     applied once and the repeat returns as if it had succeeded; null for none. 1 to 128 printable
+ *     ASCII characters. Each item remembers the ids of its last {@link
+ *     dev.stowage.TableSpec#idempotencyWindow()} idempotent writes (default 32): a repeat after
+ *     that many other idempotent writes to the same item is applied again. {@link
+ *     dev.stowage.Table#updateWithResult} reports which id an update made the item forget, and
+ *     {@link dev.stowage.StowageMetrics#requestIdsForgotten()} counts them.
  */
 public record WriteOptions(Condition condition, String requestId) {
   /** No condition, no request id. */

@@ -15,6 +15,7 @@ import dev.stowage.item.Key;
 import dev.stowage.query.Condition;
 import dev.stowage.query.ReadOptions;
 import dev.stowage.query.Update;
+import dev.stowage.query.UpdateResult;
 import dev.stowage.query.WriteOptions;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,6 +40,39 @@ abstract class IdempotencyContracts extends Contract {
         .as("an old request id is still remembered")
         .isEqualTo(2);
     assertThat(t.get(key("i", 1), ReadOptions.CONSISTENT).orElseThrow().getLong("n")).isEqualTo(2);
+  }
+
+  @Test
+  void theWindowIsTheContractAndAForgottenRequestIdIsReported() {
+    TableSpec spec =
+        TableSpec.builder(
+                "idemwindow", KeySchema.of("p", AttributeType.STRING, "s", AttributeType.NUMBER))
+            .idempotencyWindow(3)
+            .build();
+    Table t = table(spec);
+    Update inc = Update.builder().increment("n", 1).build();
+    Key k = key("w", 1);
+    long forgottenBefore = store.metrics().requestIdsForgotten();
+    for (int i = 1; i <= 3; i++) {
+      UpdateResult r = t.updateWithResult(k, inc, WriteOptions.idempotent("req-" + i));
+      assertThat(r.applied()).isTrue();
+      assertThat(r.forgotten()).isEmpty();
+      assertThat(r.item().getLong("n")).isEqualTo(i);
+    }
+    UpdateResult repeat = t.updateWithResult(k, inc, WriteOptions.idempotent("req-1"));
+    assertThat(repeat.applied()).as("a remembered request id is recognised").isFalse();
+    assertThat(repeat.item().getLong("n")).isEqualTo(3);
+
+    UpdateResult fourth = t.updateWithResult(k, inc, WriteOptions.idempotent("req-4"));
+    assertThat(fourth.applied()).isTrue();
+    assertThat(fourth.forgotten()).as("the window of 3 is full").contains("req-1");
+    assertThat(store.metrics().requestIdsForgotten() - forgottenBefore).isEqualTo(1);
+
+    UpdateResult late = t.updateWithResult(k, inc, WriteOptions.idempotent("req-1"));
+    assertThat(late.applied())
+        .as("a forgotten request id is applied again, as documented")
+        .isTrue();
+    assertThat(late.item().getLong("n")).isEqualTo(5);
   }
 
   @Test

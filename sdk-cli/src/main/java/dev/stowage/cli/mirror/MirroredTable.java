@@ -13,6 +13,7 @@ import dev.stowage.query.Query;
 import dev.stowage.query.ReadOptions;
 import dev.stowage.query.Scan;
 import dev.stowage.query.Update;
+import dev.stowage.query.UpdateResult;
 import dev.stowage.query.WriteOptions;
 import java.time.Duration;
 import java.util.Collection;
@@ -191,10 +192,10 @@ public final class MirroredTable implements Table {
   }
 
   @Override
-  public Item update(Key key, Update update, WriteOptions options) {
-    Item after = oldTable.update(key, update, options);
-    mirror("update " + key, () -> newTable.put(after));
-    return after;
+  public UpdateResult updateWithResult(Key key, Update update, WriteOptions options) {
+    UpdateResult result = oldTable.updateWithResult(key, update, options);
+    mirror("update " + key, () -> newTable.put(result.item()));
+    return result;
   }
 
   @Override
