@@ -46,6 +46,9 @@ final class BatchOps {
     Map<Key, Item> out = new LinkedHashMap<>();
     for (int i = 0; i < order.size(); i++) {
       Key k = order.get(i);
+      if (restored.get(i) == null) {
+        continue; // deleted while the batch was read
+      }
       out.put(
           k,
           t.project(t.form.decode(restored.get(i), k, options.projection()), options.projection()));
@@ -54,22 +57,7 @@ final class BatchOps {
   }
 
   private List<Item> restore(List<Key> keys, List<StoredItem> stored, ReadOptions options) {
-    List<Item> raw = new ArrayList<>(stored.stream().map(StoredItem::item).toList());
-    for (int attempt = 0; ; attempt++) {
-      try {
-        return t.shared.overflow.restoreAll(t.ref, raw, options.projection());
-      } catch (OverflowHandler.BlobMissingException e) {
-        if (attempt >= 5) {
-          throw new dev.stowage.ConflictException("items keep changing while being read", e);
-        }
-        for (int i = 0; i < keys.size(); i++) {
-          Item fresh = t.driverGet(keys.get(i), true).map(StoredItem::item).orElse(null);
-          if (fresh != null) {
-            raw.set(i, fresh);
-          }
-        }
-      }
-    }
+    return t.restoreAll(stored.stream().map(StoredItem::item).toList(), options.projection());
   }
 
   /** Stored items by key, chunked and retried. */

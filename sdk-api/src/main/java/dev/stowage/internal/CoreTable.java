@@ -121,6 +121,50 @@ final class CoreTable implements Table {
     return item.project(keep);
   }
 
+  /**
+   * Restores the stored items of a page or batch, re-reading an item whose blob vanished (a
+   * concurrent overwrite or delete released it). An item deleted meanwhile comes back as null; an
+   * item whose blob is missing while the item stays as it was fails with an {@link
+   * IntegrityException} naming the blob.
+   */
+  List<Item> restoreAll(List<Item> stored, Set<String> needed) {
+    List<Item> items = new java.util.ArrayList<>(stored);
+    for (int attempt = 0; ; attempt++) {
+      List<Item> present = items.stream().filter(java.util.Objects::nonNull).toList();
+      List<Item> restored;
+      try {
+        restored = shared.overflow.restoreAll(ref, present, needed);
+      } catch (OverflowHandler.BlobMissingException e) {
+        if (attempt >= 10) {
+          throw new ConflictException("items keep changing while being read", e);
+        }
+        for (int i = 0; i < items.size(); i++) {
+          Item item = items.get(i);
+          if (item == null
+              || !e.blobKey()
+                  .equals(dev.stowage.overflow.OverflowSweeper.referencedBlob(item).orElse(null))) {
+            continue;
+          }
+          Key key = spec.keySchema().keyOf(item);
+          Item now = driverGet(key, true).map(StoredItem::item).orElse(null);
+          if (now != null
+              && e.blobKey()
+                  .equals(dev.stowage.overflow.OverflowSweeper.referencedBlob(now).orElse(null))) {
+            throw missingBlob(key, e);
+          }
+          items.set(i, now);
+        }
+        continue;
+      }
+      List<Item> out = new java.util.ArrayList<>(items.size());
+      int next = 0;
+      for (Item item : items) {
+        out.add(item == null ? null : restored.get(next++));
+      }
+      return out;
+    }
+  }
+
   /** The whole user item of a stored item (blob fetched, everything decoded). */
   Item decodeFull(StoredItem stored, Key key) {
     return form.decode(shared.overflow.restore(ref, stored.item(), null), key, null);

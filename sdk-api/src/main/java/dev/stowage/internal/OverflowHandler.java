@@ -64,9 +64,17 @@ public interface OverflowHandler {
   final class BlobMissingException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    private final String blobKey;
+
     /** Creates the exception. */
     public BlobMissingException(String blobKey) {
       super("overflow blob " + blobKey + " is missing");
+      this.blobKey = blobKey;
+    }
+
+    /** The missing blob's key. */
+    public String blobKey() {
+      return blobKey;
     }
   }
 }

@@ -1,6 +1,5 @@
 package dev.stowage.internal;
 
-import dev.stowage.ConflictException;
 import dev.stowage.IndexSpec;
 import dev.stowage.UnsupportedCapabilityException;
 import dev.stowage.item.AttributeValue;
@@ -234,7 +233,8 @@ final class Pager {
    * Adds an item to the page if it passes the filter.
    *
    * @param s the item as stored (with its overflow pointer, for jobs that release blobs)
-   * @param restored the same item with overflowed attributes put back
+   * @param restored the same item with overflowed attributes put back, or null if it was deleted
+   *     while the page was read
    */
   private void accept(
       StoredItem s,
@@ -246,6 +246,9 @@ final class Pager {
       List<Item> items,
       List<Position> positions,
       List<StoredItem> storedOut) {
+    if (restored == null) {
+      return; // deleted while the page was read
+    }
     Key key = t.spec.keySchema().keyOf(s.item());
     Item decoded = t.form.decode(restored, key, needed);
     if (q.filter().isPresent() && !ConditionEvaluator.test(q.filter().get(), decoded)) {
@@ -282,24 +285,9 @@ final class Pager {
     return same ? s : Optional.empty();
   }
 
+  /** The items of a page restored; an item deleted while the page was read is null. */
   private List<Item> restoreAll(List<StoredItem> stored, Set<String> needed) {
-    List<Item> raw = stored.stream().map(StoredItem::item).toList();
-    for (int attempt = 0; ; attempt++) {
-      try {
-        return t.shared.overflow.restoreAll(t.ref, raw, needed);
-      } catch (OverflowHandler.BlobMissingException e) {
-        if (attempt >= 5) {
-          throw new ConflictException("items keep changing while a page is read", e);
-        }
-        // An item of the page was overwritten concurrently: read those items again.
-        List<Item> fresh = new ArrayList<>();
-        for (Item i : raw) {
-          Key k = t.spec.keySchema().keyOf(i);
-          fresh.add(t.driverGet(k, true).map(StoredItem::item).orElse(i));
-        }
-        raw = fresh;
-      }
-    }
+    return t.restoreAll(stored.stream().map(StoredItem::item).toList(), needed);
   }
 
   private Set<String> needed(
