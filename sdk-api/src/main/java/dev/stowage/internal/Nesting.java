@@ -10,7 +10,7 @@ import java.util.Collection;
  * Enforces {@link AttributeValue#MAX_NESTING} on what the core writes, counting levels as that
  * constant describes. Stateless and thread-safe.
  */
-public final class Nesting {
+final class Nesting {
   private Nesting() {}
 
   /**
@@ -18,7 +18,7 @@ public final class Nesting {
    * deeper value some number above the limit (the count stops descending once past it, so hostile
    * values cannot exhaust the stack).
    */
-  public static int levels(AttributeValue value) {
+  static int levels(AttributeValue value) {
     return levels(value, false, 0);
   }
 
@@ -28,7 +28,7 @@ public final class Nesting {
    * @param where how to name the attribute in the message, e.g. {@code "attribute 'a'"}
    * @throws InvalidRequestException if it nests deeper than {@link AttributeValue#MAX_NESTING}
    */
-  public static void check(String where, AttributeValue value) {
+  static void check(String where, AttributeValue value) {
     if (levels(value) > AttributeValue.MAX_NESTING) {
       throw new InvalidRequestException(
           where

@@ -23,7 +23,7 @@ import java.util.TreeSet;
  * <p>Every string a value holds, map keys and set members included, must be well-formed Unicode (no
  * unpaired surrogates), since every backend stores UTF-8. Sets refuse duplicate members rather than
  * merging them. Lists and maps may nest at most {@link #MAX_NESTING} levels deep (see there for how
- * levels are counted); values are built deeper, but Stowage refuses to write them.
+ * levels are counted): deeper values can be built, but every write refuses them.
  */
 public sealed interface AttributeValue
     permits KeyValue,
