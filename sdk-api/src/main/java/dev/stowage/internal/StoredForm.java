@@ -53,6 +53,9 @@ final class StoredForm {
    * The stored form of a (validated) user item.
    *
    * @param requestIds request ids to record, oldest first, already trimmed to the window
+   * @throws InvalidRequestException if the item holds a reserved attribute or a value nested deeper
+   *     than {@link AttributeValue#MAX_NESTING}
+   * @throws ItemTooLargeException if an index's values exceed the backend's indexed-value limit
    */
   Item encode(Item user, Key key, List<String> requestIds) {
     return encode(user, key, requestIds, null);
@@ -69,11 +72,28 @@ final class StoredForm {
     Map<String, AttributeValue> out = new LinkedHashMap<>();
     for (Map.Entry<String, AttributeValue> e : user.attributes().entrySet()) {
       String name = e.getKey();
+      if (AttributeNames.isReserved(name)) {
+        // Only items built through internal accessors can get here: the public builders refuse
+        // these names. A planted request id or index value would corrupt idempotency or indexes.
+        throw new InvalidRequestException(
+            "attribute '"
+                + name
+                + "' of item "
+                + key
+                + " in table '"
+                + spec.name()
+                + "' starts with the reserved prefix '"
+                + AttributeNames.RESERVED_PREFIX
+                + "' that Stowage uses for its own attributes; it cannot be written");
+      }
       if (spec.keySchema().isKeyAttribute(name)) {
         // Keys are stored byte for byte: the driver looks them up by the raw key value.
         out.put(name, e.getValue());
         continue;
       }
+      Nesting.check(
+          "attribute '" + name + "' of item " + key + " in table '" + spec.name() + "'",
+          e.getValue());
       AttributePolicy policy = spec.policy(name);
       out.put(name, codecs.encode(spec.name(), key, name, policy, e.getValue()));
     }
@@ -85,19 +105,8 @@ final class StoredForm {
       if (p != null && s != null) {
         var pv = TupleEncoding.binary(p);
         var sv = TupleEncoding.binary(s);
-        if (pv.value().size() > limits.maxIndexedValueBytes()
-            || sv.value().size() > limits.maxIndexedValueBytes()) {
-          throw new ItemTooLargeException(
-              "the values of index '"
-                  + index.name()
-                  + "' of item "
-                  + key
-                  + " in table '"
-                  + spec.name()
-                  + "' take more than the backend's "
-                  + limits.maxIndexedValueBytes()
-                  + " bytes for indexed values");
-        }
+        checkIndexed(index, key, "partition", index.partitionAttributes(), pv.value().size());
+        checkIndexed(index, key, "sort", index.sortAttributes(), sv.value().size());
         out.put(layout.partitionAttribute(), pv);
         out.put(layout.sortAttribute(), sv);
       }
@@ -110,7 +119,34 @@ final class StoredForm {
     if (writeId != null) {
       out.put(WRITE_ID, AttributeValue.of(writeId));
     }
-    return Item.ofStored(out);
+    return ItemAccess.ofStored(out);
+  }
+
+  /**
+   * Holds one side of an index to {@link DriverLimits#maxIndexedValueBytes}, counted as documented
+   * there: the encoded tuple less {@link DriverLimits#INDEX_VALUE_OVERHEAD}.
+   */
+  private void checkIndexed(
+      IndexSpec index, Key key, String side, List<String> attributes, int encodedBytes) {
+    if (encodedBytes > limits.maxIndexTupleBytes()) {
+      throw new ItemTooLargeException(
+          "the "
+              + side
+              + " values of index '"
+              + index.name()
+              + "' ("
+              + String.join(", ", attributes)
+              + ") of item "
+              + key
+              + " in table '"
+              + spec.name()
+              + "' take "
+              + (encodedBytes - DriverLimits.INDEX_VALUE_OVERHEAD)
+              + " bytes, over the backend's limit of "
+              + limits.maxIndexedValueBytes()
+              + " bytes for indexed values (UTF-8 bytes of strings and bytes of binary values, a"
+              + " zero byte counting twice, 3 more for each value after the first)");
+    }
   }
 
   private static List<KeyValue> indexValues(Item user, IndexSpec index, List<String> names) {

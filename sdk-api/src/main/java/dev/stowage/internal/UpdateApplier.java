@@ -26,15 +26,23 @@ public final class UpdateApplier {
   private UpdateApplier() {}
 
   /**
-   * Checks that an update leaves key attributes alone.
+   * Checks that an update leaves key attributes alone and sets no value nested deeper than {@link
+   * AttributeValue#MAX_NESTING} (the core checks whole items too, but native updates never become
+   * whole items in the core).
    *
-   * @throws InvalidRequestException naming the key attribute
+   * @throws InvalidRequestException naming the attribute
    */
   public static void validate(Update update, KeySchema keys) {
     for (Update.Action a : update.actions()) {
       if (keys.isKeyAttribute(a.attribute())) {
         throw new InvalidRequestException(
             "update cannot change key attribute '" + a.attribute() + "'");
+      }
+      String where = "the update of attribute '" + a.attribute() + "'";
+      if (a instanceof Update.Set s) {
+        Nesting.check(where, s.value());
+      } else if (a instanceof Update.AppendToList app) {
+        Nesting.check(where, AttributeValue.list(app.values()));
       }
     }
   }

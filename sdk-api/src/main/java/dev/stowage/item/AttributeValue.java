@@ -19,6 +19,11 @@ import java.util.TreeSet;
  * <p>All implementations are immutable, thread-safe records validated in their constructors; nulls
  * are rejected (use {@link NullValue} for an explicit null). Equality is by value: numbers compare
  * numerically ({@code 1.0} equals {@code 1}), sets and maps ignore insertion order.
+ *
+ * <p>Every string a value holds, map keys and set members included, must be well-formed Unicode (no
+ * unpaired surrogates), since every backend stores UTF-8. Sets refuse duplicate members rather than
+ * merging them. Lists and maps may nest at most {@link #MAX_NESTING} levels deep (see there for how
+ * levels are counted): deeper values can be built, but every write refuses them.
  */
 public sealed interface AttributeValue
     permits KeyValue,
@@ -29,6 +34,20 @@ public sealed interface AttributeValue
         AttributeValue.StringSetValue,
         AttributeValue.NumberSetValue,
         AttributeValue.BinarySetValue {
+
+  /**
+   * The deepest nesting of lists and maps Stowage writes, on every backend: {@value}.
+   *
+   * <p>An attribute whose value is a list or a map is at level 1; each list or map inside it adds a
+   * level, and a list directly inside a list adds two (Datastore stores it as an array wrapped in
+   * an entity). Scalars and sets add none. So {@code [[1]]} has 3 levels and {@code {"a": [1]}} has
+   * 2. Datastore stores at most 20 levels of arrays and entities, and needs up to 3 more below the
+   * deepest list or map for a set of decimals, which is why the limit is 16; DynamoDB (32 levels)
+   * and the compressed, encrypted and overflowed forms (64) have room to spare. Writes of deeper
+   * values are refused with {@code InvalidRequestException} naming the attribute, before anything
+   * is written.
+   */
+  int MAX_NESTING = 16;
 
   /** The type of this value. */
   AttributeType type();
@@ -78,27 +97,44 @@ public sealed interface AttributeValue
     return new ListValue(List.of(values));
   }
 
-  /** A map (copied). */
+  /** A map (copied). @throws IllegalArgumentException on a key with an unpaired surrogate */
   static MapValue map(Map<String, ? extends AttributeValue> values) {
     return new MapValue(Map.copyOf(values));
   }
 
-  /** A non-empty string set. */
+  /**
+   * A non-empty string set of distinct members.
+   *
+   * @throws IllegalArgumentException if {@code values} is empty or holds a member twice
+   */
   static StringSetValue stringSet(Collection<String> values) {
     return new StringSetValue(values);
   }
 
-  /** A non-empty string set. */
+  /**
+   * A non-empty string set of distinct members.
+   *
+   * @throws IllegalArgumentException if {@code values} is empty or holds a member twice
+   */
   static StringSetValue stringSet(String... values) {
     return new StringSetValue(List.of(values));
   }
 
-  /** A non-empty number set. */
+  /**
+   * A non-empty number set of distinct members.
+   *
+   * @throws IllegalArgumentException if {@code values} is empty or holds a member twice (compared
+   *     numerically: {@code 1} and {@code 1.0} are duplicates)
+   */
   static NumberSetValue numberSet(Collection<BigDecimal> values) {
     return new NumberSetValue(values);
   }
 
-  /** A non-empty binary set. */
+  /**
+   * A non-empty binary set of distinct members.
+   *
+   * @throws IllegalArgumentException if {@code values} is empty or holds a member twice
+   */
   static BinarySetValue binarySet(Collection<Bytes> values) {
     return new BinarySetValue(values);
   }
@@ -107,17 +143,7 @@ public sealed interface AttributeValue
   record StringValue(String value) implements KeyValue {
     public StringValue {
       Objects.requireNonNull(value, "string value");
-      for (int i = 0; i < value.length(); i++) {
-        char c = value.charAt(i);
-        if (Character.isHighSurrogate(c)
-            && i + 1 < value.length()
-            && Character.isLowSurrogate(value.charAt(i + 1))) {
-          i++;
-        } else if (Character.isSurrogate(c)) {
-          throw new IllegalArgumentException(
-              "string value has an unpaired surrogate at index " + i + "; it has no UTF-8 form");
-        }
-      }
+      requireUtf8(value, "string value");
     }
 
     @Override
@@ -230,14 +256,17 @@ public sealed interface AttributeValue
     }
   }
 
-  /** A nested map from names to values, possibly empty. Iterates in key order. */
+  /**
+   * A nested map from names to values, possibly empty. Iterates in key order. Keys are any Unicode
+   * text, the empty string included; a key with an unpaired surrogate is rejected, as in a string.
+   */
   record MapValue(Map<String, AttributeValue> values) implements AttributeValue {
     public MapValue {
       TreeMap<String, AttributeValue> sorted = new TreeMap<>(Utf8Order.COMPARATOR);
       for (Map.Entry<String, AttributeValue> e : values.entrySet()) {
-        sorted.put(
-            Objects.requireNonNull(e.getKey(), "map key"),
-            Objects.requireNonNull(e.getValue(), "map value"));
+        String key = Objects.requireNonNull(e.getKey(), "map key");
+        requireUtf8(key, "map key");
+        sorted.put(key, Objects.requireNonNull(e.getValue(), "map value"));
       }
       values = Collections.unmodifiableMap(new LinkedHashMap<>(sorted));
     }
@@ -248,7 +277,10 @@ public sealed interface AttributeValue
     }
   }
 
-  /** A non-empty set of distinct strings, iterated in UTF-8 order. */
+  /**
+   * A non-empty set of distinct strings, iterated in UTF-8 order. Building one from members that
+   * repeat fails rather than merging them.
+   */
   record StringSetValue(SortedSet<String> values) implements AttributeValue {
     public StringSetValue(Collection<String> values) {
       this(sortedNonEmpty(values, Utf8Order.COMPARATOR, "string set"));
@@ -258,7 +290,7 @@ public sealed interface AttributeValue
       values =
           Collections.unmodifiableSortedSet(
               sortedNonEmpty(values, Utf8Order.COMPARATOR, "string set"));
-      values.forEach(StringValue::new); // rejects unpaired surrogates
+      values.forEach(v -> requireUtf8(v, "string set member"));
     }
 
     @Override
@@ -267,10 +299,14 @@ public sealed interface AttributeValue
     }
   }
 
-  /** A non-empty set of distinct numbers (compared numerically), iterated in ascending order. */
+  /**
+   * A non-empty set of distinct numbers (compared numerically), iterated in ascending order.
+   * Building one from members that repeat ({@code 1} and {@code 1.0} included) fails rather than
+   * merging them.
+   */
   record NumberSetValue(SortedSet<BigDecimal> values) implements AttributeValue {
     public NumberSetValue(Collection<BigDecimal> values) {
-      this(new TreeSet<>(values));
+      this(sortedNonEmpty(values, BigDecimal::compareTo, "number set"));
     }
 
     public NumberSetValue {
@@ -289,10 +325,13 @@ public sealed interface AttributeValue
     }
   }
 
-  /** A non-empty set of distinct binary values, iterated in unsigned order. */
+  /**
+   * A non-empty set of distinct binary values, iterated in unsigned order. Building one from
+   * members that repeat fails rather than merging them.
+   */
   record BinarySetValue(SortedSet<Bytes> values) implements AttributeValue {
     public BinarySetValue(Collection<Bytes> values) {
-      this(new TreeSet<>(values));
+      this(sortedNonEmpty(values, Bytes::compareTo, "binary set"));
     }
 
     public BinarySetValue {
@@ -310,12 +349,48 @@ public sealed interface AttributeValue
       Collection<T> values, java.util.Comparator<? super T> order, String what) {
     TreeSet<T> set = new TreeSet<>(order);
     for (T v : values) {
-      set.add(Objects.requireNonNull(v, what + " element"));
+      if (!set.add(Objects.requireNonNull(v, what + " element"))) {
+        throw new IllegalArgumentException(
+            what
+                + " holds the member "
+                + describe(v)
+                + " more than once; a set's members must be distinct (remove the duplicates)");
+      }
     }
     if (set.isEmpty()) {
       throw new IllegalArgumentException(
           what + " must not be empty (no backend stores empty sets; remove the attribute instead)");
     }
     return set;
+  }
+
+  private static String describe(Object member) {
+    if (member instanceof String str) {
+      return "'" + (str.length() > 40 ? str.substring(0, 40) + "…" : str) + "'";
+    }
+    if (member instanceof Bytes b) {
+      return "of " + b.size() + " bytes";
+    }
+    return String.valueOf(member);
+  }
+
+  /**
+   * Checks that {@code s} is well-formed UTF-16 (every surrogate paired), so that it has a UTF-8
+   * form.
+   *
+   * @throws IllegalArgumentException naming what {@code s} is and where the unpaired surrogate is
+   */
+  private static void requireUtf8(String s, String what) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        throw new IllegalArgumentException(
+            what + " has an unpaired surrogate at index " + i + "; it has no UTF-8 form");
+      }
+    }
   }
 }

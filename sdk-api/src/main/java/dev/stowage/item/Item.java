@@ -1,5 +1,6 @@
 package dev.stowage.item;
 
+import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeValue.BinaryValue;
 import dev.stowage.item.AttributeValue.BooleanValue;
 import dev.stowage.item.AttributeValue.ListValue;
@@ -27,10 +28,15 @@ import java.util.TreeMap;
  * {@link NoSuchElementException} for a missing attribute and {@link IllegalStateException} for one
  * of another type; {@link #find(String)} never throws. Items built by applications carry only valid
  * user attribute names (see {@link AttributeNames}); items read from a store never show Stowage's
- * reserved attributes.
+ * reserved attributes, and Stowage refuses to write an item that holds one.
  */
 public final class Item {
   private static final Item EMPTY = new Item(Map.of());
+
+  static {
+    ItemAccess.install(Item::ofStored);
+  }
+
   private final Map<String, AttributeValue> attributes;
 
   private Item(Map<String, AttributeValue> attributes) {
@@ -59,10 +65,10 @@ public final class Item {
   }
 
   /**
-   * For Stowage's core and drivers: an item that may hold reserved attribute names. Applications
-   * never need this.
+   * An item that may hold reserved attribute names, for Stowage's core and drivers only: reached
+   * through {@link dev.stowage.internal.ItemAccess}, never from application code.
    */
-  public static Item ofStored(Map<String, ? extends AttributeValue> attributes) {
+  private static Item ofStored(Map<String, ? extends AttributeValue> attributes) {
     TreeMap<String, AttributeValue> sorted = new TreeMap<>(Utf8Order.COMPARATOR);
     attributes.forEach(
         (k, v) -> sorted.put(AttributeNames.validateSyntax(k), Objects.requireNonNull(v, k)));

@@ -22,13 +22,16 @@ import java.util.Set;
 public final class MemoryLimits {
   private MemoryLimits() {}
 
-  /** DynamoDB: 400 KB items, batches of 25 writes / 100 reads, 100-item transactions. */
+  /**
+   * DynamoDB: 400 KB items, 1020-byte indexed values, batches of 25 writes / 100 reads, 100-item
+   * transactions.
+   */
   public static DriverLimits dynamoDb() {
     return new DriverLimits(
         400 * 1024,
         400 * 1024,
         Integer.MAX_VALUE,
-        1024,
+        1024 - DriverLimits.INDEX_VALUE_OVERHEAD,
         2048,
         1024,
         100,
@@ -46,12 +49,21 @@ public final class MemoryLimits {
   }
 
   /**
-   * Cloud Datastore: 1 MiB entities (1,048,572 bytes), 1500-byte indexed values, 600-byte partition
+   * Cloud Datastore: 1 MiB entities (1,048,572 bytes), 1496-byte indexed values, 600-byte partition
    * and 438-byte sort keys (they share one key name), batches of 1000 reads / 500 writes.
    */
   public static DriverLimits datastore() {
     return new DriverLimits(
-        1_048_572, 1_048_487, 20_000, 1500, 600, 438, 1000, 500, 500, MemorySizeModel.utf8());
+        1_048_572,
+        1_048_487,
+        20_000,
+        1500 - DriverLimits.INDEX_VALUE_OVERHEAD,
+        600,
+        438,
+        1000,
+        500,
+        500,
+        MemorySizeModel.utf8());
   }
 
   /** The Datastore driver's capabilities: transactions across entity groups, strong queries. */
@@ -64,12 +76,21 @@ public final class MemoryLimits {
 
   /**
    * Azure Table Storage: 1 MiB entities, 64 KiB per property, 252 properties (255 less the system
-   * ones), 120-byte keys and indexed values, batches of 100, 50-item transactions (each item may
-   * need a second action).
+   * ones), 120-byte keys, 116-byte indexed values, batches of 100, 50-item transactions (each item
+   * may need a second action).
    */
   public static DriverLimits azure() {
     return new DriverLimits(
-        1024 * 1024, 64 * 1024, 252, 120, 120, 120, 100, 100, 50, MemorySizeModel.utf16());
+        1024 * 1024,
+        64 * 1024,
+        252,
+        120 - DriverLimits.INDEX_VALUE_OVERHEAD,
+        120,
+        120,
+        100,
+        100,
+        50,
+        MemorySizeModel.utf16());
   }
 
   /** The Azure driver's capabilities: single-partition transactions, consistent index queries. */

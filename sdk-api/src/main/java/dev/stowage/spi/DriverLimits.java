@@ -9,7 +9,13 @@ import java.util.Objects;
  * @param maxItemBytes largest stored item, as counted by {@code sizeModel}
  * @param maxAttributeBytes largest single attribute, as counted by {@code sizeModel}
  * @param maxAttributes most attributes per item (including reserved ones)
- * @param maxIndexedValueBytes largest value of an indexed attribute (key and index attributes)
+ * @param maxIndexedValueBytes largest value an index reads, in bytes, as Stowage guarantees it to
+ *     applications: a string's UTF-8 bytes or a binary value's bytes, a zero byte counting twice
+ *     (the index stores it escaped); when one side (partition or sort) of an index reads several
+ *     attributes, their values share this limit, each value after the first costing 3 bytes more
+ *     and a number at most 39. The synthesized index value holding them is then at most {@link
+ *     #maxIndexTupleBytes()} bytes, which the backend must index; a driver whose backend indexes
+ *     values of up to {@code N} bytes reports {@code N -} {@link #INDEX_VALUE_OVERHEAD}
  * @param maxPartitionKeyBytes largest partition key value, in UTF-8 or raw bytes
  * @param maxSortKeyBytes largest sort key value, in UTF-8 or raw bytes
  * @param maxBatchGet most keys per batch-get call
@@ -28,10 +34,25 @@ public record DriverLimits(
     int maxBatchWrite,
     int maxTransactionItems,
     SizeModel sizeModel) {
+  /**
+   * Bytes a synthesized index value takes beyond the {@link #maxIndexedValueBytes} it holds:
+   * {@value} (a version byte, a type byte and a two-byte terminator around a single string or
+   * binary value; see {@code docs/FORMAT.md}, "Index tuples").
+   */
+  public static final int INDEX_VALUE_OVERHEAD = 4;
+
   public DriverLimits {
     Objects.requireNonNull(sizeModel, "sizeModel");
     if (maxItemBytes < 1024 || maxBatchGet < 1 || maxBatchWrite < 1 || maxAttributes < 8) {
       throw new IllegalArgumentException("implausible driver limits");
     }
+  }
+
+  /**
+   * The largest synthesized index value (an encoded tuple) the backend must store and index: {@link
+   * #maxIndexedValueBytes} plus {@link #INDEX_VALUE_OVERHEAD}.
+   */
+  public long maxIndexTupleBytes() {
+    return maxIndexedValueBytes + INDEX_VALUE_OVERHEAD;
   }
 }

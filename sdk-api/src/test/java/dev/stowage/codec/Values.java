@@ -65,7 +65,12 @@ final class Values {
         Arbitraries.of(true, false).map(AttributeValue::of),
         Arbitraries.just(AttributeValue.nullValue()),
         strings().set().ofMinSize(1).ofMaxSize(5).map(AttributeValue::stringSet),
-        numbers().set().ofMinSize(1).ofMaxSize(5).map(AttributeValue::numberSet),
+        numbers()
+            .map(BigDecimal::stripTrailingZeros)
+            .set()
+            .ofMinSize(1)
+            .ofMaxSize(5)
+            .map(AttributeValue::numberSet),
         bytes().set().ofMinSize(1).ofMaxSize(4).map(AttributeValue::binarySet));
   }
 

@@ -2,6 +2,7 @@ package dev.stowage.overflow;
 
 import dev.stowage.KeySchema;
 import dev.stowage.TableSpec;
+import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;
@@ -38,7 +39,7 @@ public final class Fixtures {
     Map<String, AttributeValue> m = new LinkedHashMap<>(attrs);
     m.put("pk", AttributeValue.of(pk));
     m.put("sk", TestLimits.num(1));
-    return Item.ofStored(m);
+    return ItemAccess.ofStored(m);
   }
 
   /** One big binary attribute "payload" of {@code size} bytes, tagged with a version. */

@@ -59,9 +59,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class AzureTablesDriver implements StorageDriver {
   /**
-   * Largest key or indexed value, in bytes: an index entry's RowKey holds an index sort value, the
-   * item's partition and sort values (each at most 160 characters once encoded) and a nonce, which
-   * must stay within {@value AzureKeys#MAX_KEY_CHARS} characters.
+   * Largest key or synthesized index value, in bytes: an index entry's RowKey holds an index sort
+   * value, the item's partition and sort values (each at most 160 characters once encoded) and a
+   * nonce, which must stay within {@value AzureKeys#MAX_KEY_CHARS} characters. Indexed values are
+   * reported {@link DriverLimits#INDEX_VALUE_OVERHEAD} bytes smaller, the room their encoding
+   * takes.
    */
   private static final int KEY_BYTES = 120;
 
@@ -70,7 +72,7 @@ public final class AzureTablesDriver implements StorageDriver {
           1024 * 1024,
           64 * 1024,
           252,
-          KEY_BYTES,
+          KEY_BYTES - DriverLimits.INDEX_VALUE_OVERHEAD,
           KEY_BYTES,
           KEY_BYTES,
           100,

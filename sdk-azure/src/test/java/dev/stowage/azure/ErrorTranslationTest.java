@@ -66,7 +66,7 @@ class ErrorTranslationTest {
               () ->
                   driver.put(
                       TABLE,
-                      dev.stowage.item.Item.ofStored(
+                      dev.stowage.internal.ItemAccess.ofStored(
                           java.util.Map.of("id", AttributeValue.of("a"))),
                       dev.stowage.spi.Expectation.ANY,
                       false))

@@ -11,6 +11,7 @@ import dev.stowage.IndexSpec;
 import dev.stowage.KeySchema;
 import dev.stowage.azure.internal.TableNames;
 import dev.stowage.azure.internal.WriteStep;
+import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
@@ -96,7 +97,7 @@ class IndexMaintenanceTest {
     m.put("payload", AttributeValue.of(payload));
     m.put("__ix_byA_p", AttributeValue.of(a.getBytes(StandardCharsets.UTF_8)));
     m.put("__ix_byA_s", AttributeValue.of(b.getBytes(StandardCharsets.UTF_8)));
-    return Item.ofStored(m);
+    return ItemAccess.ofStored(m);
   }
 
   static KeyValue bin(String s) {
@@ -206,7 +207,8 @@ class IndexMaintenanceTest {
   @Test
   void itemsLeavingTheIndexDisappearFromIt() {
     driver.put(table, item("p1", 1, "x", "b", "v"), Expectation.ANY, false);
-    Item without = Item.ofStored(Map.of("pk", AttributeValue.of("p1"), "sk", AttributeValue.of(1)));
+    Item without =
+        ItemAccess.ofStored(Map.of("pk", AttributeValue.of("p1"), "sk", AttributeValue.of(1)));
     driver.put(table, without, Expectation.ANY, false);
     assertThat(queryAll("x", KeyRange.ALL, false, 10)).isEmpty();
     assertThat(indexRows()).isZero();

@@ -4,6 +4,7 @@ import dev.stowage.KeySchema;
 import dev.stowage.Stowage;
 import dev.stowage.Table;
 import dev.stowage.TableSpec;
+import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;
@@ -109,7 +110,7 @@ public final class OverflowSides {
         if (sha256) {
           stored.put("sha256", AttributeValue.of(Bytes.wrap(digest(body.asReadOnlyBuffer()))));
         }
-        driver.put(layout, Item.ofStored(stored), Expectation.ANY, false);
+        driver.put(layout, ItemAccess.ofStored(stored), Expectation.ANY, false);
       }
 
       @Override

@@ -75,7 +75,7 @@ public final class DatastoreDriver implements StorageDriver {
           MAX_ENTITY_BYTES,
           MAX_PROPERTY_BYTES,
           20_000,
-          MAX_INDEXED_BYTES,
+          MAX_INDEXED_BYTES - DriverLimits.INDEX_VALUE_OVERHEAD,
           KeyNames.MAX_PARTITION_BYTES,
           KeyNames.MAX_SORT_BYTES,
           MAX_LOOKUP_KEYS,

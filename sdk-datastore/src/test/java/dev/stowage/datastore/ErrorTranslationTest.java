@@ -13,6 +13,7 @@ import dev.stowage.StowageException;
 import dev.stowage.ThrottledException;
 import dev.stowage.UnavailableException;
 import dev.stowage.datastore.internal.Errors;
+import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
@@ -76,14 +77,15 @@ class ErrorTranslationTest extends DriverTestBase {
   @Test
   void racingConditionalWritesLetExactlyOneWin() throws Exception {
     TableLayout t = table("", AttributeType.STRING);
-    Item v0 = Item.ofStored(Map.of("pk", AttributeValue.of("race"), "sk", AttributeValue.of("1")));
+    Item v0 =
+        ItemAccess.ofStored(Map.of("pk", AttributeValue.of("race"), "sk", AttributeValue.of("1")));
     String token = driver.put(t, v0, Expectation.ANY, false).token();
     ExecutorService pool = Executors.newFixedThreadPool(6);
     try {
       List<Future<String>> results = new ArrayList<>();
       for (int i = 0; i < 6; i++) {
         Item v =
-            Item.ofStored(
+            ItemAccess.ofStored(
                 Map.of(
                     "pk",
                     AttributeValue.of("race"),

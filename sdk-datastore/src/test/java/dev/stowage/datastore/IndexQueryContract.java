@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stowage.IndexSpec;
 import dev.stowage.KeySchema;
+import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;
@@ -77,7 +78,7 @@ abstract class IndexQueryContract {
         m.put(BY_GROUP.sortAttribute(), bin(0xF0 + i % 5, i % 3 == 0 ? 0 : 0xFF));
       }
       m.put("note", AttributeValue.of("x".repeat(2000))); // unindexed, longer than 1500 bytes
-      Item it = Item.ofStored(m);
+      Item it = ItemAccess.ofStored(m);
       items.add(it);
       writes.add(new WriteOp.Put(orders.keySchema().keyOf(it), it));
     }
@@ -209,7 +210,7 @@ abstract class IndexQueryContract {
   @Test
   void partitionOnlyTableQuery() {
     TableLayout users = layouts("").get(1);
-    Item u = Item.ofStored(Map.of("pk", bin(1, 2), "name", AttributeValue.of("ann")));
+    Item u = ItemAccess.ofStored(Map.of("pk", bin(1, 2), "name", AttributeValue.of("ann")));
     driver().put(users, u, dev.stowage.spi.Expectation.ANY, false);
     for (boolean desc : new boolean[] {false, true}) {
       QueryResult r =

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stowage.KeySchema;
 import dev.stowage.datastore.internal.KeyNamesAccess;
+import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;
@@ -130,7 +131,7 @@ class KeyOrderPropertyTest {
     List<WriteOp> writes = new ArrayList<>();
     for (String p : parts) {
       for (KeyValue s : distinct) {
-        Item it = Item.ofStored(Map.of("pk", AttributeValue.of(p), "sk", s));
+        Item it = ItemAccess.ofStored(Map.of("pk", AttributeValue.of(p), "sk", s));
         writes.add(new WriteOp.Put(Key.of(AttributeValue.of(p), s), it));
       }
     }

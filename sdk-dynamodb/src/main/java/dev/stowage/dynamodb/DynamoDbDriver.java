@@ -77,12 +77,12 @@ public final class DynamoDbDriver implements StorageDriver {
   public static final long MAX_ITEM_BYTES = 409_600;
 
   /**
-   * The limit reported for indexed (non-key) attribute values: 1024 bytes, DynamoDB's limit for a
-   * GSI sort key (GSI partition keys may hold 2048). A synthesized index value that still exceeds
-   * DynamoDB's key limits (several attributes adding up, encoding overhead) is rejected by DynamoDB
-   * and surfaces as {@link dev.stowage.ItemTooLargeException}, with nothing written.
+   * The limit reported for indexed values: 1020 bytes, so that the synthesized index value holding
+   * them (at most {@link DriverLimits#INDEX_VALUE_OVERHEAD} bytes more) fits 1024 bytes, DynamoDB's
+   * limit for a GSI sort key (GSI partition keys may hold 2048). The core refuses larger index
+   * values with {@link dev.stowage.ItemTooLargeException} before anything is written.
    */
-  public static final int MAX_INDEXED_VALUE_BYTES = 1024;
+  public static final int MAX_INDEXED_VALUE_BYTES = 1024 - DriverLimits.INDEX_VALUE_OVERHEAD;
 
   private static final DriverLimits LIMITS =
       new DriverLimits(

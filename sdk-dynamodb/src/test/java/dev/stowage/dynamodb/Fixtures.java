@@ -2,6 +2,7 @@ package dev.stowage.dynamodb;
 
 import dev.stowage.IndexSpec;
 import dev.stowage.KeySchema;
+import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;
@@ -44,7 +45,7 @@ final class Fixtures {
   static Item item(String pk, Map<String, AttributeValue> rest) {
     Map<String, AttributeValue> m = new HashMap<>(rest);
     m.put("pk", AttributeValue.of(pk));
-    return Item.ofStored(m);
+    return ItemAccess.ofStored(m);
   }
 
   static AttributeValue.BinaryValue bin(int... bytes) {

@@ -2,6 +2,7 @@ package dev.stowage.dynamodb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;
@@ -88,7 +89,7 @@ class ItemRoundTripTest extends DriverTestBase {
   void binaryAndNumberKeysAndReservedAttributesRoundTrip() {
     TableLayout t = newTable(AttributeType.BINARY);
     Item item =
-        Item.ofStored(
+        ItemAccess.ofStored(
             Map.of(
                 "pk", AttributeValue.of("p"),
                 "sk", Fixtures.bin(0xff, 0),

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stowage.ItemTooLargeException;
+import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
@@ -26,9 +27,9 @@ class ItemSizeLimitTest extends DriverTestBase {
     SizeModel model = driver.limits().sizeModel();
     Map<String, AttributeValue> m = new HashMap<>(extra);
     m.put("pk", AttributeValue.of("k"));
-    long used = model.itemBytes(Item.ofStored(m));
+    long used = model.itemBytes(ItemAccess.ofStored(m));
     m.put("fill", AttributeValue.of("x".repeat((int) (bytes - used - 4))));
-    Item item = Item.ofStored(m);
+    Item item = ItemAccess.ofStored(m);
     assertThat(model.itemBytes(item)).isEqualTo(bytes);
     return item;
   }
@@ -59,7 +60,7 @@ class ItemSizeLimitTest extends DriverTestBase {
     byte[] sortValue = new byte[1025];
     byte[] partitionValue = new byte[2049];
     Item bigSort =
-        Item.ofStored(
+        ItemAccess.ofStored(
             Map.of(
                 "pk",
                 AttributeValue.of("a"),
@@ -71,7 +72,7 @@ class ItemSizeLimitTest extends DriverTestBase {
         .isInstanceOf(ItemTooLargeException.class)
         .hasMessageContaining("key");
     Item bigPartition =
-        Item.ofStored(
+        ItemAccess.ofStored(
             Map.of(
                 "pk",
                 AttributeValue.of("b"),
@@ -84,7 +85,7 @@ class ItemSizeLimitTest extends DriverTestBase {
     assertThat(driver.get(t, Key.of("a"), true)).isEmpty();
     sortValue = new byte[1024];
     Item atLimit =
-        Item.ofStored(
+        ItemAccess.ofStored(
             Map.of(
                 "pk",
                 AttributeValue.of("c"),

@@ -137,6 +137,52 @@ abstract class CodecContracts extends Contract {
   }
 
   @Test
+  void valuesNestedToTheLimitRoundTripCompressedAndEncryptedAndDeeperOnesAreRefused() {
+    Table t = table(storeWith(codecsWithFreshKey(), kit().freshNamespace()), spec());
+    int max = AttributeValue.MAX_NESTING;
+    AttributeValue text = str("compressible text ".repeat(20));
+    AttributeValue astral =
+        AttributeValue.map(
+            Map.of("𝄞", text, "a𝄞b", Helpers.decimalSet(), "", str("empty key"), "__k", text));
+    AttributeValue deepMaps = Helpers.nestedMaps(max - 1, astral);
+    AttributeValue deepLists = Helpers.nestedLists(max - 1, astral);
+    Item item =
+        Item.builder()
+            .put("p", "deep")
+            .put("s", 1)
+            .put("status", "active")
+            .put("doc", deepMaps)
+            .put("ssn", deepLists)
+            .put("profile", deepMaps)
+            .put("both", deepLists)
+            .build();
+    t.put(item);
+    assertThat(t.get(Key.of("deep", 1), ReadOptions.CONSISTENT)).contains(item);
+    assertThat(t.queryAll(Query.index("byStatus").partition(str("active")).build()).toList())
+        .containsExactly(item);
+    Item updated = t.update(Key.of("deep", 1), Update.builder().set("doc", deepLists).build());
+    assertThat(t.get(Key.of("deep", 1), ReadOptions.CONSISTENT)).contains(updated);
+
+    // Compressed and encrypted forms used to take 64 levels and more, then fail every read.
+    for (int levels : List.of(max + 1, 65, 100)) {
+      AttributeValue over = Helpers.nestedMaps(levels, text);
+      for (String attribute : List.of("doc", "ssn", "profile", "both")) {
+        Item bad = item.toBuilder().put("s", 2).put(attribute, over).build();
+        assertThatThrownBy(() -> t.put(bad))
+            .as("%d levels in %s", levels, attribute)
+            .isInstanceOf(InvalidRequestException.class)
+            .hasMessageContaining("'" + attribute + "'")
+            .hasMessageContaining(String.valueOf(max));
+        assertThatThrownBy(
+                () -> t.update(Key.of("deep", 1), Update.builder().set(attribute, over).build()))
+            .isInstanceOf(InvalidRequestException.class);
+      }
+    }
+    assertThat(t.get(Key.of("deep", 2), ReadOptions.CONSISTENT)).isEmpty();
+    assertThat(t.get(Key.of("deep", 1), ReadOptions.CONSISTENT)).contains(updated);
+  }
+
+  @Test
   void whatTheDriverStoresHoldsNoPlaintextOfEncryptedAttributes() {
     String ns = kit().freshNamespace();
     TableSpec spec = spec();

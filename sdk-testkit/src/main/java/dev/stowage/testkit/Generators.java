@@ -153,12 +153,12 @@ public final class Generators {
         Arbitraries.just(AttributeValue.nullValue()));
   }
 
-  /** Non-empty sets of each set type. */
+  /** Non-empty sets of each set type (sets refuse duplicate members, so none are generated). */
   public static Arbitrary<AttributeValue> sets() {
     return Arbitraries.oneOf(
-        strings().list().ofMinSize(1).ofMaxSize(6).map(AttributeValue::stringSet),
-        numbers().list().ofMinSize(1).ofMaxSize(6).map(AttributeValue::numberSet),
-        binaries().list().ofMinSize(1).ofMaxSize(6).map(AttributeValue::binarySet));
+        values(AttributeType.STRING_SET),
+        values(AttributeType.NUMBER_SET),
+        values(AttributeType.BINARY_SET));
   }
 
   /** Values of every type, lists and maps nested up to {@link #DEFAULT_DEPTH}. */
@@ -193,9 +193,28 @@ public final class Generators {
           Arbitraries.maps(strings(0, 8), values(DEFAULT_DEPTH - 1))
               .ofMaxSize(5)
               .map(AttributeValue::map);
-      case STRING_SET -> strings().list().ofMinSize(1).ofMaxSize(6).map(AttributeValue::stringSet);
-      case NUMBER_SET -> numbers().list().ofMinSize(1).ofMaxSize(6).map(AttributeValue::numberSet);
-      case BINARY_SET -> binaries().list().ofMinSize(1).ofMaxSize(6).map(AttributeValue::binarySet);
+      case STRING_SET ->
+          strings()
+              .list()
+              .uniqueElements()
+              .ofMinSize(1)
+              .ofMaxSize(6)
+              .map(AttributeValue::stringSet);
+      // numbers() are normalised, so equal numbers are equal objects
+      case NUMBER_SET ->
+          numbers()
+              .list()
+              .uniqueElements()
+              .ofMinSize(1)
+              .ofMaxSize(6)
+              .map(AttributeValue::numberSet);
+      case BINARY_SET ->
+          binaries()
+              .list()
+              .uniqueElements()
+              .ofMinSize(1)
+              .ofMaxSize(6)
+              .map(AttributeValue::binarySet);
     };
   }
 

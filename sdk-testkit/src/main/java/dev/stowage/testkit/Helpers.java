@@ -78,6 +78,36 @@ final class Helpers {
   }
 
   /**
+   * A number set of decimals (neither fits a 64-bit integer): the leaf that costs Datastore the
+   * most levels (an entity around an array of entities).
+   */
+  static AttributeValue decimalSet() {
+    return AttributeValue.numberSet(List.of(new BigDecimal("0.5"), new BigDecimal("-1E+100")));
+  }
+
+  /** {@code leaf} inside {@code levels} maps: exactly {@code levels} levels above the leaf. */
+  static AttributeValue nestedMaps(int levels, AttributeValue leaf) {
+    AttributeValue v = leaf;
+    for (int i = 0; i < levels; i++) {
+      v = AttributeValue.map(java.util.Map.of(i % 2 == 0 ? "k" : "𝄞", v));
+    }
+    return v;
+  }
+
+  /**
+   * {@code leaf} inside as many lists directly inside lists as make exactly {@code levels} levels
+   * (a list in a list counts two; an even count gets a map on top), the shape that costs Datastore
+   * the most levels per list.
+   */
+  static AttributeValue nestedLists(int levels, AttributeValue leaf) {
+    AttributeValue v = leaf;
+    for (int i = 0; i < (levels + 1) / 2; i++) {
+      v = AttributeValue.list(v);
+    }
+    return levels % 2 == 0 ? AttributeValue.map(java.util.Map.of("top", v)) : v;
+  }
+
+  /**
    * Runs {@code tasks} on their own threads and returns their results; rethrows the first failure.
    */
   static <T> List<T> runConcurrently(List<java.util.concurrent.Callable<T>> tasks) {

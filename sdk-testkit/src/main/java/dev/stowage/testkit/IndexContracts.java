@@ -7,15 +7,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stowage.IndexSpec;
 import dev.stowage.InvalidRequestException;
+import dev.stowage.ItemTooLargeException;
 import dev.stowage.KeySchema;
 import dev.stowage.NotFoundException;
 import dev.stowage.Table;
 import dev.stowage.TableSpec;
 import dev.stowage.item.AttributeType;
+import dev.stowage.item.AttributeValue;
+import dev.stowage.item.Bytes;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
+import dev.stowage.item.KeyValue;
 import dev.stowage.item.Utf8Order;
 import dev.stowage.query.Query;
+import dev.stowage.query.ReadOptions;
 import dev.stowage.query.SortCondition;
 import dev.stowage.query.Update;
 import java.math.BigDecimal;
@@ -347,5 +352,97 @@ abstract class IndexContracts extends Contract {
     for (Query q : bad) {
       assertThatThrownBy(() -> t.query(q)).as("%s", q).isInstanceOf(InvalidRequestException.class);
     }
+  }
+
+  /** One case of {@link #indexedValuesAtTheDeclaredLimitAreStoredAndOneByteMoreIsRefused}. */
+  private record Sized(String what, Item atLimit, Item over, Query find) {}
+
+  @Test
+  void indexedValuesAtTheDeclaredLimitAreStoredAndOneByteMoreIsRefused() {
+    int limit = (int) driver().limits().maxIndexedValueBytes();
+    Table t =
+        table(
+            TableSpec.builder("ixlimit", KeySchema.of("id", AttributeType.STRING))
+                .index("byTag", List.of("tag"), List.of("rank"))
+                .index("byPair", List.of("a", "b"), List.of())
+                .build());
+    String ascii = "t".repeat(limit);
+    String utf8 = "é".repeat(limit / 2) + "x".repeat(limit % 2);
+    byte[] ff = new byte[limit];
+    java.util.Arrays.fill(ff, (byte) 0xFF);
+    byte[] ffMore = java.util.Arrays.copyOf(ff, limit + 1);
+    ffMore[limit] = (byte) 0xFF;
+    // A zero byte is stored escaped and counts twice.
+    byte[] zeros = new byte[limit / 2];
+    byte[] zerosMore = new byte[limit / 2 + 1];
+    // Two values on one side share the limit, the second costing 3 bytes more.
+    String a = "a".repeat(limit / 2);
+    String b = "b".repeat(limit - 3 - limit / 2);
+    List<Sized> cases =
+        List.of(
+            sized("string partition", "tag", str(ascii), str(ascii + "t"), "rank", str("r")),
+            sized("UTF-8 partition", "tag", str(utf8), str(utf8 + "x"), "rank", str("r")),
+            sized("string sort", "rank", str(ascii), str(ascii + "r"), "tag", str("s")),
+            sized("binary partition", "tag", bin(ff), bin(ffMore), "rank", str("r")),
+            sized("binary sort", "rank", bin(ff), bin(ffMore), "tag", str("b")),
+            sized("zero bytes", "tag", bin(zeros), bin(zerosMore), "rank", str("r")),
+            sized("two values", "b", str(b), str(b + "b"), "a", str(a)));
+    for (Sized c : cases) {
+      t.put(c.atLimit());
+      Key key = t.spec().keySchema().keyOf(c.atLimit());
+      assertThat(t.get(key, ReadOptions.CONSISTENT)).as(c.what()).contains(c.atLimit());
+      assertThat(t.queryAll(c.find()).toList()).as(c.what()).contains(c.atLimit());
+      Key overKey = t.spec().keySchema().keyOf(c.over());
+      assertThatThrownBy(() -> t.put(c.over()))
+          .as(c.what() + ", one byte more")
+          .isInstanceOf(ItemTooLargeException.class)
+          .hasMessageContaining(String.valueOf(limit));
+      assertThatThrownBy(() -> t.batchPut(List.of(c.over())))
+          .isInstanceOf(ItemTooLargeException.class);
+      Update.Builder u = Update.builder();
+      c.over()
+          .attributes()
+          .forEach(
+              (n, v) -> {
+                if (!n.equals("id")) {
+                  u.set(n, v);
+                }
+              });
+      assertThatThrownBy(() -> t.update(overKey, u.build()))
+          .isInstanceOf(ItemTooLargeException.class);
+      assertThat(t.get(overKey, ReadOptions.CONSISTENT)).isEmpty();
+    }
+  }
+
+  private static Sized sized(
+      String what,
+      String attribute,
+      KeyValue atLimit,
+      KeyValue over,
+      String other,
+      KeyValue otherValue) {
+    String id = what.replace(' ', '-');
+    Item at =
+        Item.builder()
+            .put("id", id)
+            .put("a", "a")
+            .put("b", "b")
+            .put("tag", "tag")
+            .put("rank", "rank")
+            .put(other, otherValue)
+            .put(attribute, atLimit)
+            .build();
+    Item o = at.toBuilder().put("id", id + "-over").put(attribute, over).build();
+    Query find =
+        attribute.equals("tag") || other.equals("tag")
+            ? Query.index("byTag").partition((KeyValue) at.get("tag")).build()
+            : Query.index("byPair")
+                .partition((KeyValue) at.get("a"), (KeyValue) at.get("b"))
+                .build();
+    return new Sized(what, at, o, find);
+  }
+
+  private static KeyValue bin(byte[] bytes) {
+    return AttributeValue.of(Bytes.wrap(bytes));
   }
 }

@@ -14,6 +14,7 @@ import dev.stowage.InvalidRequestException;
 import dev.stowage.KeySchema;
 import dev.stowage.Table;
 import dev.stowage.TableSpec;
+import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;
@@ -24,6 +25,8 @@ import dev.stowage.query.Condition;
 import dev.stowage.query.Query;
 import dev.stowage.query.ReadOptions;
 import dev.stowage.query.Update;
+import dev.stowage.query.WriteOptions;
+import dev.stowage.spi.Capability;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -198,6 +201,143 @@ abstract class ItemContracts extends Contract {
     Item edge = item("names", 1).toBuilder().put(longest, "longest name").put("𝄞 ü", "x").build();
     t.put(edge);
     assertThat(t.get(key("names", 1), ReadOptions.CONSISTENT)).contains(edge);
+  }
+
+  @Test
+  void mapKeysRoundTripExactlyAndKeysWithAnUnpairedSurrogateAreRefused() {
+    Table t = table(pnSpec("mapkeys"));
+    Map<String, AttributeValue> keys = new LinkedHashMap<>();
+    for (String k : List.of("", "~", "~~x", "__x__", "__", "𝄞", "a𝄞b", "é", "x y")) {
+      keys.put(k, str("value of " + k));
+    }
+    AttributeValue map = AttributeValue.map(keys);
+    Item item =
+        Item.builder()
+            .put("p", "mk")
+            .put("s", 1)
+            .put("map", map)
+            .put("nested", AttributeValue.list(AttributeValue.map(Map.of("𝄞", map))))
+            .build();
+    t.put(item);
+    assertThat(t.get(key("mk", 1), ReadOptions.CONSISTENT)).contains(item);
+    for (String bad : List.of("\uD800", "a\uDC00b", "\uDE00\uD83D")) {
+      assertThatThrownBy(() -> AttributeValue.map(Map.of(bad, num(1))))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("unpaired surrogate");
+      assertThatThrownBy(() -> Update.builder().set("m", AttributeValue.map(Map.of(bad, num(1)))))
+          .isInstanceOf(IllegalArgumentException.class);
+    }
+  }
+
+  @Test
+  void valuesNestedToTheLimitRoundTripAndOneLevelMoreIsRefusedBeforeAnythingIsWritten() {
+    int max = AttributeValue.MAX_NESTING;
+    Table t = table(pnSpec("nesting"));
+    Item deep =
+        Item.builder()
+            .put("p", "deep")
+            .put("s", 1)
+            .put("maps", Helpers.nestedMaps(max, Helpers.decimalSet()))
+            .put("lists", Helpers.nestedLists(max, Helpers.decimalSet()))
+            .put("odd", Helpers.nestedLists(max - 1, AttributeValue.map(Map.of("n", num("0.25")))))
+            .put("sets", Helpers.nestedMaps(max, AttributeValue.stringSet("a", "𝄞")))
+            .build();
+    t.put(deep);
+    assertThat(t.get(key("deep", 1), ReadOptions.CONSISTENT)).contains(deep);
+    assertThat(t.queryAll(Query.partition("deep").build()).toList()).containsExactly(deep);
+    Item second = deep.toBuilder().put("s", 2).build();
+    t.batchPut(List.of(second));
+    assertThat(t.batchGet(List.of(key("deep", 2)), ReadOptions.CONSISTENT))
+        .containsEntry(key("deep", 2), second);
+    AttributeValue setLater = Helpers.nestedLists(max, num(7));
+    Item updated = t.update(key("deep", 1), Update.builder().set("later", setLater).build());
+    assertThat(updated.get("later")).isEqualTo(setLater);
+    assertThat(t.get(key("deep", 1), ReadOptions.CONSISTENT)).contains(updated);
+
+    for (AttributeValue over :
+        List.of(
+            Helpers.nestedMaps(max + 1, num(1)),
+            Helpers.nestedLists(max + 1, num(1)),
+            Helpers.nestedLists(max + 2, AttributeValue.list()))) {
+      Item bad = Item.builder().put("p", "bad").put("s", 1).put("tooDeep", over).build();
+      assertThatThrownBy(() -> t.put(bad))
+          .isInstanceOf(InvalidRequestException.class)
+          .hasMessageContaining("'tooDeep'")
+          .hasMessageContaining(String.valueOf(max));
+      assertThatThrownBy(() -> t.put(bad, WriteOptions.idempotent("nest-1")))
+          .isInstanceOf(InvalidRequestException.class);
+      assertThatThrownBy(() -> t.batchPut(List.of(item("bad", 2), bad)))
+          .isInstanceOf(InvalidRequestException.class);
+      assertThatThrownBy(
+              () -> t.update(key("bad", 1), Update.builder().set("tooDeep", over).build()))
+          .isInstanceOf(InvalidRequestException.class)
+          .hasMessageContaining("'tooDeep'");
+      whereSupported(
+          Capability.TRANSACTIONS,
+          () ->
+              assertThatThrownBy(() -> store.transaction().put(t, bad, null).commit())
+                  .isInstanceOf(InvalidRequestException.class));
+    }
+    // Within the limit alone, one level too deep once appended inside the list.
+    assertThatThrownBy(
+            () ->
+                t.update(
+                    key("deep", 1),
+                    Update.builder().appendToList("odd", Helpers.nestedMaps(max, num(1))).build()))
+        .isInstanceOf(InvalidRequestException.class)
+        .hasMessageContaining("'odd'");
+    assertThat(scanAll(t)).containsExactlyInAnyOrder(updated, second);
+  }
+
+  @Test
+  void reservedAttributesAreRefusedOnEveryWritePath() {
+    Table t =
+        table(
+            TableSpec.builder("reserved", SCHEMA)
+                .index("byTag", List.of("tag"), List.of())
+                .build());
+    Key k = key("r", 1);
+    for (String name :
+        List.of("__rq", "__ovf", "__ix_byTag_p", "__ix_byTag_s", "__tok", "__anything")) {
+      Map<String, AttributeValue> attrs = new LinkedHashMap<>();
+      attrs.put("p", str("r"));
+      attrs.put("s", num(1));
+      attrs.put("tag", str("real"));
+      attrs.put(name, AttributeValue.list(str("req-1")));
+      Item planted = ItemAccess.ofStored(attrs);
+      assertThatThrownBy(() -> t.put(planted))
+          .as("put with %s", name)
+          .isInstanceOf(InvalidRequestException.class)
+          .hasMessageContaining("'" + name + "'")
+          .hasMessageContaining("reserved");
+      assertThatThrownBy(() -> t.put(planted, WriteOptions.idempotent("req-2")))
+          .isInstanceOf(InvalidRequestException.class);
+      assertThatThrownBy(() -> t.put(planted, WriteOptions.when(Condition.notExists("p"))))
+          .isInstanceOf(InvalidRequestException.class);
+      assertThatThrownBy(() -> t.putIfAbsent(planted)).isInstanceOf(InvalidRequestException.class);
+      assertThatThrownBy(() -> t.batchPut(List.of(planted)))
+          .isInstanceOf(InvalidRequestException.class);
+      // A stored item's builder keeps what it holds; the write still refuses it.
+      assertThatThrownBy(() -> t.put(planted.toBuilder().put("extra", "x").build()))
+          .isInstanceOf(InvalidRequestException.class);
+      whereSupported(
+          Capability.TRANSACTIONS,
+          () ->
+              assertThatThrownBy(() -> store.transaction().put(t, planted, null).commit())
+                  .isInstanceOf(InvalidRequestException.class));
+    }
+    assertThat(scanAll(t)).as("nothing was written").isEmpty();
+    // Nothing planted: the request id applies once, and the index shows only real values.
+    Item first =
+        t.update(k, Update.builder().increment("n", 1).build(), WriteOptions.idempotent("req-1"));
+    assertThat(first.getLong("n")).isEqualTo(1);
+    assertThat(
+            t.update(
+                    k, Update.builder().increment("n", 1).build(), WriteOptions.idempotent("req-1"))
+                .getLong("n"))
+        .isEqualTo(1);
+    assertThat(t.queryAll(Query.index("byTag").partition(str("forged")).build()).toList())
+        .isEmpty();
   }
 
   @Test

@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stowage.DeleteJob;
+import dev.stowage.InvalidRequestException;
 import dev.stowage.ItemTooLargeException;
 import dev.stowage.KeySchema;
 import dev.stowage.Stowage;
 import dev.stowage.Table;
 import dev.stowage.TableSpec;
 import dev.stowage.item.AttributeType;
+import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.overflow.BlobStore;
@@ -150,6 +152,57 @@ abstract class OverflowContracts extends Contract {
     assertThat(t.get(Key.of("ix", 2), ReadOptions.CONSISTENT)).contains(under);
     assertThat(t.queryAll(Query.index("byTag").partition(str(underTag)).build()).toList())
         .containsExactly(under);
+    assertThat(newBlobs()).isEmpty();
+  }
+
+  @Test
+  void indexedValuesAtTheLimitAreStoredWithoutOverflowing() {
+    Table t = table(big, spec());
+    int limit = (int) driver().limits().maxIndexedValueBytes();
+    long max = driver().limits().maxItemBytes();
+    String tag = "é".repeat(limit / 2) + "x".repeat(limit % 2);
+    Item atLimit = bigItem("ixl", 1, 2 * max, max / 2, 5).toBuilder().put("tag", tag).build();
+    t.put(atLimit);
+    assertThat(newBlobs()).as("the item overflowed").hasSize(1);
+    assertThat(t.get(Key.of("ixl", 1), ReadOptions.CONSISTENT)).contains(atLimit);
+    assertThat(t.queryAll(Query.index("byTag").partition(str(tag)).build()).toList())
+        .containsExactly(atLimit);
+    Item over = atLimit.toBuilder().put("s", 2).put("tag", tag + "y").build();
+    assertThatThrownBy(() -> t.put(over)).isInstanceOf(ItemTooLargeException.class);
+    t.delete(Key.of("ixl", 1));
+    assertThat(newBlobs()).as("nothing is left of either").isEmpty();
+  }
+
+  @Test
+  void anOverflowedAttributeNestedToTheLimitRoundTripsAndADeeperOneIsRefused() {
+    Table t = table(big, spec());
+    long max = driver().limits().maxItemBytes();
+    byte[] noise = new byte[(int) (max + max / 2)];
+    new Random(7).nextBytes(noise);
+    AttributeValue deep =
+        Helpers.nestedLists(
+            AttributeValue.MAX_NESTING - 1,
+            AttributeValue.map(
+                Map.of("bytes", AttributeValue.of(noise), "set", Helpers.decimalSet())));
+    Item item =
+        Item.builder()
+            .put("p", "deep")
+            .put("s", 1)
+            .put("tag", "t")
+            .put("small", "keep me")
+            .put("deep", deep)
+            .build();
+    t.put(item);
+    assertThat(newBlobs()).as("the deep attribute overflowed").hasSize(1);
+    assertThat(t.get(Key.of("deep", 1), ReadOptions.CONSISTENT)).contains(item);
+    assertThat(t.queryAll(Query.index("byTag").partition(str("t")).build()).toList())
+        .containsExactly(item);
+    Item tooDeep = item.toBuilder().put("s", 2).put("deep", AttributeValue.list(deep)).build();
+    assertThatThrownBy(() -> t.put(tooDeep))
+        .isInstanceOf(InvalidRequestException.class)
+        .hasMessageContaining("'deep'");
+    assertThat(newBlobs()).as("a refused item leaves no blob").hasSize(1);
+    t.delete(Key.of("deep", 1));
     assertThat(newBlobs()).isEmpty();
   }
 

@@ -3,6 +3,7 @@ package dev.stowage.overflow.internal;
 import dev.stowage.IntegrityException;
 import dev.stowage.TableSpec;
 import dev.stowage.UnavailableException;
+import dev.stowage.internal.ItemAccess;
 import dev.stowage.internal.OverflowHandler;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;
@@ -194,7 +195,7 @@ public final class BlobOverflow implements OverflowHandler {
   private static Item withoutPointer(Item stored) {
     Map<String, AttributeValue> rest = new LinkedHashMap<>(stored.attributes());
     rest.remove(POINTER_ATTRIBUTE);
-    return Item.ofStored(rest);
+    return ItemAccess.ofStored(rest);
   }
 
   private Map<String, AttributeValue> fetch(TableRef table, Pointer pointer) {
@@ -248,7 +249,7 @@ public final class BlobOverflow implements OverflowHandler {
                 + pointer.blobKey());
       }
     }
-    return Item.ofStored(all);
+    return ItemAccess.ofStored(all);
   }
 
   /** Daemon threads for blob fetches, shared by every handler built without an executor. */

@@ -2,6 +2,7 @@ package dev.stowage.overflow.internal;
 
 import dev.stowage.ItemTooLargeException;
 import dev.stowage.TableSpec;
+import dev.stowage.internal.ItemAccess;
 import dev.stowage.internal.OverflowHandler;
 import dev.stowage.item.AttributeNames;
 import dev.stowage.item.AttributeValue;
@@ -37,23 +38,25 @@ final class FitPlanner {
   record Plan(String blobKey, List<String> moved, boolean namesListed) {}
 
   /**
-   * Checks the limits an item can only meet by itself: indexed values no larger than {@code
-   * maxIndexedValueBytes}. Key attributes have their own limits ({@code maxPartitionKeyBytes},
-   * {@code maxSortKeyBytes}), which the core checks before anything reaches this planner.
+   * Checks the limits an item can only meet by itself: indexed attributes no larger than {@code
+   * maxIndexedValueBytes}, synthesized index values no larger than {@code maxIndexTupleBytes}. Key
+   * attributes have their own limits ({@code maxPartitionKeyBytes}, {@code maxSortKeyBytes}), which
+   * the core checks before anything reaches this planner.
    *
    * @throws ItemTooLargeException naming the attribute
    */
   static void checkIndexedValues(TableRef table, TableSpec spec, DriverLimits limits, Item item) {
     for (Map.Entry<String, AttributeValue> e : item.attributes().entrySet()) {
       String name = e.getKey();
+      boolean synthesized = name.startsWith(INDEX_PREFIX);
       boolean indexed =
-          name.startsWith(INDEX_PREFIX)
-              || (spec.isIndexed(name) && !spec.keySchema().isKeyAttribute(name));
+          synthesized || (spec.isIndexed(name) && !spec.keySchema().isKeyAttribute(name));
       if (!indexed) {
         continue;
       }
       long bytes = indexedBytes(e.getValue());
-      if (bytes > limits.maxIndexedValueBytes()) {
+      long limit = synthesized ? limits.maxIndexTupleBytes() : limits.maxIndexedValueBytes();
+      if (bytes > limit) {
         throw new ItemTooLargeException(
             "item of table "
                 + table
@@ -62,7 +65,7 @@ final class FitPlanner {
                 + "' is "
                 + bytes
                 + " bytes, over the backend's limit of "
-                + limits.maxIndexedValueBytes()
+                + limit
                 + " bytes for an indexed value; key and indexed attributes cannot overflow to"
                 + " the blob store");
       }
@@ -184,7 +187,7 @@ final class FitPlanner {
     Map<String, AttributeValue> rest = new LinkedHashMap<>(item.attributes());
     moved.forEach(rest::remove);
     rest.put(OverflowHandler.POINTER_ATTRIBUTE, pointer.toValue());
-    return Item.ofStored(rest);
+    return ItemAccess.ofStored(rest);
   }
 
   private static long indexedBytes(AttributeValue v) {

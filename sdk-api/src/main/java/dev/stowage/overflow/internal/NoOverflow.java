@@ -3,6 +3,7 @@ package dev.stowage.overflow.internal;
 import dev.stowage.InvalidRequestException;
 import dev.stowage.ItemTooLargeException;
 import dev.stowage.TableSpec;
+import dev.stowage.internal.ItemAccess;
 import dev.stowage.internal.OverflowHandler;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
@@ -68,7 +69,7 @@ public final class NoOverflow implements OverflowHandler {
     }
     Map<String, AttributeValue> rest = new LinkedHashMap<>(stored.attributes());
     rest.remove(POINTER_ATTRIBUTE);
-    return Item.ofStored(rest);
+    return ItemAccess.ofStored(rest);
   }
 
   @Override

@@ -5,6 +5,7 @@ import static dev.stowage.overflow.Fixtures.TABLE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stowage.ItemTooLargeException;
+import dev.stowage.internal.ItemAccess;
 import dev.stowage.internal.OverflowHandler.Prepared;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
@@ -43,7 +44,7 @@ class OverflowRoundTripPropertiesTest {
               });
       Item rest =
           FitPlanner.withPointer(
-              Item.ofStored(pinned),
+              ItemAccess.ofStored(pinned),
               List.of(),
               Pointer.upperBound(BlobKeys.newKey(TABLE), List.of(), false));
       assertThat(

@@ -1,6 +1,7 @@
 package dev.stowage.azure.internal;
 
 import dev.stowage.KeySchema;
+import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.AttributeValue.BinaryValue;
 import dev.stowage.item.AttributeValue.BooleanValue;
@@ -109,7 +110,7 @@ public final class EntityCodec {
         attrs.put(PropertyNames.unescape(name), fromNative(v));
       }
     }
-    return Item.ofStored(attrs);
+    return ItemAccess.ofStored(attrs);
   }
 
   private static AttributeValue fromNative(Object v) {

@@ -1,5 +1,6 @@
 package dev.stowage.cli.json;
 
+import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.AttributeValue.BinarySetValue;
 import dev.stowage.item.AttributeValue.BinaryValue;
@@ -127,7 +128,7 @@ public final class ItemJson {
       String name = (String) e.getKey();
       attrs.put(name, value(e.getValue(), name));
     }
-    return stored ? Item.ofStored(attrs) : Item.of(attrs);
+    return stored ? ItemAccess.ofStored(attrs) : Item.of(attrs);
   }
 
   /**

@@ -6,6 +6,7 @@ import dev.stowage.TableSpec;
 import dev.stowage.cli.migrate.internal.Checkpoint;
 import dev.stowage.cli.migrate.internal.KeyText;
 import dev.stowage.cli.migrate.internal.OverflowPointers;
+import dev.stowage.internal.ItemAccess;
 import dev.stowage.internal.OverflowHandler;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
@@ -293,7 +294,7 @@ public final class Migrator {
     }
     Map<String, AttributeValue> attrs = new LinkedHashMap<>(put.item().attributes());
     attrs.put(OverflowPointers.ATTRIBUTE, OverflowPointers.withBlobKey(pointer, to));
-    return new WriteOp.Put(put.key(), Item.ofStored(attrs));
+    return new WriteOp.Put(put.key(), ItemAccess.ofStored(attrs));
   }
 
   private void writeAll(List<WriteOp> ops) {
@@ -331,7 +332,7 @@ public final class Migrator {
         return "attribute '" + e.getKey() + "' exceeds the target's per-attribute limit";
       }
       if (e.getKey().startsWith("__ix_")
-          && indexedBytes(e.getValue()) > limits.maxIndexedValueBytes()) {
+          && indexedBytes(e.getValue()) > limits.maxIndexTupleBytes()) {
         return "index value '" + e.getKey() + "' exceeds the target's indexed-value limit";
       }
     }

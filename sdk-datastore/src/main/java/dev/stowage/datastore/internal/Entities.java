@@ -5,6 +5,7 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.KeyFactory;
 import com.google.cloud.datastore.StringValue;
 import com.google.cloud.datastore.Value;
+import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.spi.IndexLayout;
@@ -91,7 +92,7 @@ public final class Entities {
         attrs.put(name, values.fromDatastore(v));
       }
     }
-    return new StoredItem(Item.ofStored(attrs), token);
+    return new StoredItem(ItemAccess.ofStored(attrs), token);
   }
 
   private static Set<String> indexedNames(TableLayout layout) {

@@ -2,6 +2,7 @@ package dev.stowage.dynamodb.internal;
 
 import dev.stowage.InvalidRequestException;
 import dev.stowage.KeySchema;
+import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;
 import dev.stowage.item.Item;
@@ -119,7 +120,7 @@ public final class AttributeMapper {
             out.put(k, fromNative(v));
           }
         });
-    return Item.ofStored(out);
+    return ItemAccess.ofStored(out);
   }
 
   /** The Stowage value of a native value. */

@@ -2,6 +2,7 @@ package dev.stowage.dynamodb.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import java.math.BigDecimal;
@@ -44,7 +45,7 @@ class DynamoSizeModelTest {
 
   @Test
   void itemsIncludeTheTokenAttribute() {
-    Item item = Item.ofStored(Map.of("pk", AttributeValue.of("a")));
+    Item item = ItemAccess.ofStored(Map.of("pk", AttributeValue.of("a")));
     assertThat(model.itemBytes(item)).isEqualTo(3 + "__tok".length() + Tokens.TOKEN_LENGTH);
     assertThat(Tokens.next()).hasSize(Tokens.TOKEN_LENGTH);
   }
