@@ -6,10 +6,10 @@ import java.util.Map;
 
 /**
  * Builds items in their stored form, which may hold Stowage's reserved {@code __} attributes
- * (overflow pointers, index values, request ids, tokens), for Stowage's core, its drivers and its
- * tools. Not API: applications build items with {@link Item#builder()} or {@link Item#of}, which
- * refuse reserved names, and the core refuses to write reserved attributes that reach it in an
- * application's item anyway.
+ * (overflow pointers, index values, request ids, tokens), for Stowage's core. Not API (drivers and
+ * tools use {@link dev.stowage.spi.StoredItems}): applications build items with {@link
+ * Item#builder()} or {@link Item#of}, which refuse reserved names, and the core refuses to write
+ * reserved attributes that reach it in an application's item anyway.
  */
 public final class ItemAccess {
   /** Implemented by {@link Item} itself, which installs it when its class is initialised. */

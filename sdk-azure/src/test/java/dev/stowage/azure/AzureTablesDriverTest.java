@@ -9,7 +9,6 @@ import dev.stowage.ItemTooLargeException;
 import dev.stowage.KeySchema;
 import dev.stowage.NotFoundException;
 import dev.stowage.UnsupportedCapabilityException;
-import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;
@@ -22,6 +21,7 @@ import dev.stowage.spi.KeyRange;
 import dev.stowage.spi.Position;
 import dev.stowage.spi.QueryResult;
 import dev.stowage.spi.StoredItem;
+import dev.stowage.spi.StoredItems;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.TableRef;
 import dev.stowage.spi.TxOp;
@@ -65,7 +65,7 @@ class AzureTablesDriverTest {
     Map<String, AttributeValue> m = new java.util.HashMap<>(more);
     m.put("pk", AttributeValue.of(pk));
     m.put("sk", sk);
-    return ItemAccess.ofStored(m);
+    return StoredItems.of(m);
   }
 
   @Test
@@ -105,7 +105,7 @@ class AzureTablesDriverTest {
     attrs.put("__ovf", AttributeValue.of(new byte[] {9}));
     attrs.put("x".repeat(200) + "..........", AttributeValue.of("long escaped name"));
     attrs.put("é".repeat(120), AttributeValue.list(AttributeValue.of("hashed name")));
-    Item item = ItemAccess.ofStored(attrs);
+    Item item = StoredItems.of(attrs);
     WriteResult w = driver.put(t, item, Expectation.ANY, false);
     StoredItem read = driver.get(t, t.keySchema().keyOf(item), true).orElseThrow();
     assertThat(read.item()).isEqualTo(item);
@@ -212,7 +212,7 @@ class AzureTablesDriverTest {
       Map<String, AttributeValue> m = new java.util.HashMap<>();
       m.put("pk", p);
       m.put("sk", k.sortOrNull());
-      ops.add(new WriteOp.Put(k, ItemAccess.ofStored(m)));
+      ops.add(new WriteOp.Put(k, StoredItems.of(m)));
     }
     ops.add(
         new WriteOp.Delete(
@@ -279,7 +279,7 @@ class AzureTablesDriverTest {
         new TableLayout(new TableRef("prod", "shared_name"), PARTITION_ONLY, List.of());
     driver.ensureTable(root);
     driver.ensureTable(prod);
-    Item it = ItemAccess.ofStored(Map.of("id", AttributeValue.of(1)));
+    Item it = StoredItems.of(Map.of("id", AttributeValue.of(1)));
     driver.put(root, it, Expectation.ANY, false);
     assertThat(driver.get(prod, Key.of(AttributeValue.of(1)), true)).isEmpty();
     assertThat(driver.get(root, Key.of(AttributeValue.of(1)), true)).isPresent();

@@ -66,7 +66,7 @@ class ErrorTranslationTest {
               () ->
                   driver.put(
                       TABLE,
-                      dev.stowage.internal.ItemAccess.ofStored(
+                      dev.stowage.spi.StoredItems.of(
                           java.util.Map.of("id", AttributeValue.of("a"))),
                       dev.stowage.spi.Expectation.ANY,
                       false))

@@ -11,7 +11,6 @@ import dev.stowage.IndexSpec;
 import dev.stowage.KeySchema;
 import dev.stowage.azure.internal.TableNames;
 import dev.stowage.azure.internal.WriteStep;
-import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
@@ -23,6 +22,7 @@ import dev.stowage.spi.KeyRange;
 import dev.stowage.spi.Position;
 import dev.stowage.spi.QueryResult;
 import dev.stowage.spi.StoredItem;
+import dev.stowage.spi.StoredItems;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.WriteOp;
 import java.nio.charset.StandardCharsets;
@@ -97,7 +97,7 @@ class IndexMaintenanceTest {
     m.put("payload", AttributeValue.of(payload));
     m.put("__ix_byA_p", AttributeValue.of(a.getBytes(StandardCharsets.UTF_8)));
     m.put("__ix_byA_s", AttributeValue.of(b.getBytes(StandardCharsets.UTF_8)));
-    return ItemAccess.ofStored(m);
+    return StoredItems.of(m);
   }
 
   static KeyValue bin(String s) {
@@ -208,7 +208,7 @@ class IndexMaintenanceTest {
   void itemsLeavingTheIndexDisappearFromIt() {
     driver.put(table, item("p1", 1, "x", "b", "v"), Expectation.ANY, false);
     Item without =
-        ItemAccess.ofStored(Map.of("pk", AttributeValue.of("p1"), "sk", AttributeValue.of(1)));
+        StoredItems.of(Map.of("pk", AttributeValue.of("p1"), "sk", AttributeValue.of(1)));
     driver.put(table, without, Expectation.ANY, false);
     assertThat(queryAll("x", KeyRange.ALL, false, 10)).isEmpty();
     assertThat(indexRows()).isZero();

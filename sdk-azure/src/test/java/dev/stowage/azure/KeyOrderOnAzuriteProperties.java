@@ -3,13 +3,13 @@ package dev.stowage.azure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stowage.KeySchema;
-import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Key;
 import dev.stowage.item.KeyValue;
 import dev.stowage.spi.DriverQuery;
 import dev.stowage.spi.KeyRange;
+import dev.stowage.spi.StoredItems;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.WriteOp;
 import java.math.BigDecimal;
@@ -103,8 +103,7 @@ class KeyOrderOnAzuriteProperties {
     for (KeyValue v : values) {
       Key key = Key.of(AttributeValue.of("p"), v);
       expected.put(v, key);
-      ops.put(
-          key, new WriteOp.Put(key, ItemAccess.ofStored(Map.of("pk", key.partition(), "sk", v))));
+      ops.put(key, new WriteOp.Put(key, StoredItems.of(Map.of("pk", key.partition(), "sk", v))));
     }
     driver().batchWrite(table, new ArrayList<>(ops.values()));
     List<KeyValue> ascending = read(table, false);

@@ -3,12 +3,12 @@ package dev.stowage.azure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stowage.KeySchema;
-import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.spi.DriverLimits;
 import dev.stowage.spi.Expectation;
+import dev.stowage.spi.StoredItems;
 import dev.stowage.spi.TableLayout;
 import java.util.HashMap;
 import java.util.Map;
@@ -67,7 +67,7 @@ class LimitsTest {
     m.put("s", str.apply(largestAccepted("s", str, 200_000)));
     m.put("b", bin.apply(largestAccepted("b", bin, 200_000)));
     m.put("l", list.apply(largestAccepted("l", list, 200_000)));
-    Item item = ItemAccess.ofStored(m);
+    Item item = StoredItems.of(m);
     assertThat(limits.sizeModel().itemBytes(item)).isLessThanOrEqualTo(limits.maxItemBytes());
     driver.put(table, item, Expectation.ANY, false);
     assertThat(driver.get(table, table.keySchema().keyOf(item), true).orElseThrow().item())
@@ -81,7 +81,7 @@ class LimitsTest {
     while (true) {
       Map<String, AttributeValue> next = new HashMap<>(m);
       next.put("a" + i, AttributeValue.of(new byte[30_000]));
-      if (limits.sizeModel().itemBytes(ItemAccess.ofStored(next)) > limits.maxItemBytes()) {
+      if (limits.sizeModel().itemBytes(StoredItems.of(next)) > limits.maxItemBytes()) {
         break;
       }
       m = next;
@@ -91,11 +91,11 @@ class LimitsTest {
     for (int n = 30_000; n > 0; n /= 2) {
       Map<String, AttributeValue> next = new HashMap<>(m);
       next.put("fill" + n, AttributeValue.of("y".repeat(n)));
-      if (limits.sizeModel().itemBytes(ItemAccess.ofStored(next)) <= limits.maxItemBytes()) {
+      if (limits.sizeModel().itemBytes(StoredItems.of(next)) <= limits.maxItemBytes()) {
         m = next;
       }
     }
-    Item item = ItemAccess.ofStored(m);
+    Item item = StoredItems.of(m);
     driver.put(table, item, Expectation.ANY, false);
     assertThat(driver.get(table, table.keySchema().keyOf(item), true).orElseThrow().item())
         .isEqualTo(item);
@@ -107,7 +107,7 @@ class LimitsTest {
     for (int i = m.size(); i < limits.maxAttributes(); i++) {
       m.put("attribute_" + i, AttributeValue.of(i));
     }
-    Item item = ItemAccess.ofStored(m);
+    Item item = StoredItems.of(m);
     assertThat(item.size()).isEqualTo(limits.maxAttributes());
     driver.put(table, item, Expectation.ANY, false);
     var read = driver.get(table, table.keySchema().keyOf(item), true).orElseThrow();
@@ -128,7 +128,7 @@ class LimitsTest {
     m.put("sk", AttributeValue.of("€".repeat(limits.maxSortKeyBytes() / 3)));
     m.put("__ix_byA_p", AttributeValue.of(ix));
     m.put("__ix_byA_s", AttributeValue.of(ix));
-    Item item = ItemAccess.ofStored(m);
+    Item item = StoredItems.of(m);
     driver.put(indexed, item, Expectation.ANY, false);
     var q =
         new dev.stowage.spi.DriverQuery(

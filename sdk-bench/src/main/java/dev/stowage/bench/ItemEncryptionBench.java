@@ -7,10 +7,10 @@ import com.google.crypto.tink.aead.PredefinedAeadParameters;
 import dev.stowage.AttributePolicy;
 import dev.stowage.codec.Codecs;
 import dev.stowage.codec.KeyProvider;
-import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
+import dev.stowage.spi.StoredItems;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
@@ -197,7 +197,7 @@ public class ItemEncryptionBench {
     plain
         .attributes()
         .forEach((n, v) -> out.put(n, codecs.encode(TABLE, key, n, policies.get(n), v)));
-    return ItemAccess.ofStored(out);
+    return StoredItems.of(out);
   }
 
   private Item decode(Item stored) {
@@ -205,7 +205,7 @@ public class ItemEncryptionBench {
     stored
         .attributes()
         .forEach((n, v) -> out.put(n, codecs.decode(TABLE, key, n, policies.get(n), v)));
-    return ItemAccess.ofStored(out);
+    return StoredItems.of(out);
   }
 
   @Benchmark

@@ -4,7 +4,6 @@ import dev.stowage.KeySchema;
 import dev.stowage.Stowage;
 import dev.stowage.Table;
 import dev.stowage.TableSpec;
-import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;
@@ -13,6 +12,7 @@ import dev.stowage.item.Key;
 import dev.stowage.memory.MemoryDriver;
 import dev.stowage.overflow.MemoryBlobStore;
 import dev.stowage.spi.Expectation;
+import dev.stowage.spi.StoredItems;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.TableRef;
 import java.io.InputStream;
@@ -110,7 +110,7 @@ public final class OverflowSides {
         if (sha256) {
           stored.put("sha256", AttributeValue.of(Bytes.wrap(digest(body.asReadOnlyBuffer()))));
         }
-        driver.put(layout, ItemAccess.ofStored(stored), Expectation.ANY, false);
+        driver.put(layout, StoredItems.of(stored), Expectation.ANY, false);
       }
 
       @Override

@@ -7,7 +7,6 @@ import dev.stowage.ConditionFailedException;
 import dev.stowage.InvalidRequestException;
 import dev.stowage.ItemTooLargeException;
 import dev.stowage.NotFoundException;
-import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;
@@ -18,6 +17,7 @@ import dev.stowage.spi.DriverScan;
 import dev.stowage.spi.Expectation;
 import dev.stowage.spi.QueryResult;
 import dev.stowage.spi.StoredItem;
+import dev.stowage.spi.StoredItems;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.TableRef;
 import dev.stowage.spi.TxOp;
@@ -41,7 +41,7 @@ class DatastoreDriverTest extends DriverTestBase {
     if (sk != null) {
       m.put("sk", AttributeValue.of(sk));
     }
-    return ItemAccess.ofStored(m);
+    return StoredItems.of(m);
   }
 
   static Map<String, AttributeValue> everyType() {
@@ -133,7 +133,7 @@ class DatastoreDriverTest extends DriverTestBase {
     List<WriteOp> puts = new ArrayList<>();
     for (int i = 0; i < DatastoreDriver.MAX_MUTATIONS; i++) {
       Item it =
-          ItemAccess.ofStored(
+          StoredItems.of(
               Map.of(
                   "pk", AttributeValue.of("p" + (i % 3)),
                   "sk", AttributeValue.of(i),
@@ -267,7 +267,7 @@ class DatastoreDriverTest extends DriverTestBase {
     String p = "\u00e9".repeat(pMax / 2);
     byte[] s = new byte[sMax];
     java.util.Arrays.fill(s, (byte) 0xFF);
-    Item it = ItemAccess.ofStored(Map.of("pk", AttributeValue.of(p), "sk", AttributeValue.of(s)));
+    Item it = StoredItems.of(Map.of("pk", AttributeValue.of(p), "sk", AttributeValue.of(s)));
     driver.put(t, it, Expectation.ANY, false);
     Key key = Key.of(AttributeValue.of(p), AttributeValue.of(s));
     assertThat(driver.get(t, key, true).orElseThrow().item()).isEqualTo(it);

@@ -13,11 +13,11 @@ import dev.stowage.StowageException;
 import dev.stowage.ThrottledException;
 import dev.stowage.UnavailableException;
 import dev.stowage.datastore.internal.Errors;
-import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.spi.Expectation;
+import dev.stowage.spi.StoredItems;
 import dev.stowage.spi.TableLayout;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,15 +77,14 @@ class ErrorTranslationTest extends DriverTestBase {
   @Test
   void racingConditionalWritesLetExactlyOneWin() throws Exception {
     TableLayout t = table("", AttributeType.STRING);
-    Item v0 =
-        ItemAccess.ofStored(Map.of("pk", AttributeValue.of("race"), "sk", AttributeValue.of("1")));
+    Item v0 = StoredItems.of(Map.of("pk", AttributeValue.of("race"), "sk", AttributeValue.of("1")));
     String token = driver.put(t, v0, Expectation.ANY, false).token();
     ExecutorService pool = Executors.newFixedThreadPool(6);
     try {
       List<Future<String>> results = new ArrayList<>();
       for (int i = 0; i < 6; i++) {
         Item v =
-            ItemAccess.ofStored(
+            StoredItems.of(
                 Map.of(
                     "pk",
                     AttributeValue.of("race"),

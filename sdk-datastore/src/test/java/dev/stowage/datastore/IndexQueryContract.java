@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stowage.IndexSpec;
 import dev.stowage.KeySchema;
-import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;
@@ -17,6 +16,7 @@ import dev.stowage.spi.KeyRange;
 import dev.stowage.spi.Position;
 import dev.stowage.spi.QueryResult;
 import dev.stowage.spi.StoredItem;
+import dev.stowage.spi.StoredItems;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.TableRef;
 import dev.stowage.spi.WriteOp;
@@ -78,7 +78,7 @@ abstract class IndexQueryContract {
         m.put(BY_GROUP.sortAttribute(), bin(0xF0 + i % 5, i % 3 == 0 ? 0 : 0xFF));
       }
       m.put("note", AttributeValue.of("x".repeat(2000))); // unindexed, longer than 1500 bytes
-      Item it = ItemAccess.ofStored(m);
+      Item it = StoredItems.of(m);
       items.add(it);
       writes.add(new WriteOp.Put(orders.keySchema().keyOf(it), it));
     }
@@ -210,7 +210,7 @@ abstract class IndexQueryContract {
   @Test
   void partitionOnlyTableQuery() {
     TableLayout users = layouts("").get(1);
-    Item u = ItemAccess.ofStored(Map.of("pk", bin(1, 2), "name", AttributeValue.of("ann")));
+    Item u = StoredItems.of(Map.of("pk", bin(1, 2), "name", AttributeValue.of("ann")));
     driver().put(users, u, dev.stowage.spi.Expectation.ANY, false);
     for (boolean desc : new boolean[] {false, true}) {
       QueryResult r =

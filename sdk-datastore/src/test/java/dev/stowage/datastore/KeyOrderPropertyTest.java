@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stowage.KeySchema;
 import dev.stowage.datastore.internal.KeyNamesAccess;
-import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;
@@ -16,6 +15,7 @@ import dev.stowage.spi.KeyRange;
 import dev.stowage.spi.Position;
 import dev.stowage.spi.QueryResult;
 import dev.stowage.spi.StoredItem;
+import dev.stowage.spi.StoredItems;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.TableRef;
 import dev.stowage.spi.WriteOp;
@@ -131,7 +131,7 @@ class KeyOrderPropertyTest {
     List<WriteOp> writes = new ArrayList<>();
     for (String p : parts) {
       for (KeyValue s : distinct) {
-        Item it = ItemAccess.ofStored(Map.of("pk", AttributeValue.of(p), "sk", s));
+        Item it = StoredItems.of(Map.of("pk", AttributeValue.of(p), "sk", s));
         writes.add(new WriteOp.Put(Key.of(AttributeValue.of(p), s), it));
       }
     }

@@ -2,12 +2,12 @@ package dev.stowage.dynamodb;
 
 import dev.stowage.IndexSpec;
 import dev.stowage.KeySchema;
-import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;
 import dev.stowage.item.Item;
 import dev.stowage.spi.IndexLayout;
+import dev.stowage.spi.StoredItems;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.TableRef;
 import java.util.Arrays;
@@ -45,7 +45,7 @@ final class Fixtures {
   static Item item(String pk, Map<String, AttributeValue> rest) {
     Map<String, AttributeValue> m = new HashMap<>(rest);
     m.put("pk", AttributeValue.of(pk));
-    return ItemAccess.ofStored(m);
+    return StoredItems.of(m);
   }
 
   static AttributeValue.BinaryValue bin(int... bytes) {

@@ -2,7 +2,6 @@ package dev.stowage.dynamodb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;
@@ -10,6 +9,7 @@ import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.spi.Expectation;
 import dev.stowage.spi.StoredItem;
+import dev.stowage.spi.StoredItems;
 import dev.stowage.spi.TableLayout;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
@@ -89,7 +89,7 @@ class ItemRoundTripTest extends DriverTestBase {
   void binaryAndNumberKeysAndReservedAttributesRoundTrip() {
     TableLayout t = newTable(AttributeType.BINARY);
     Item item =
-        ItemAccess.ofStored(
+        StoredItems.of(
             Map.of(
                 "pk", AttributeValue.of("p"),
                 "sk", Fixtures.bin(0xff, 0),

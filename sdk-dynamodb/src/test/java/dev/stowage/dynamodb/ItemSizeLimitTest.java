@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stowage.ItemTooLargeException;
-import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.spi.Expectation;
 import dev.stowage.spi.SizeModel;
+import dev.stowage.spi.StoredItems;
 import dev.stowage.spi.TableLayout;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -27,9 +27,9 @@ class ItemSizeLimitTest extends DriverTestBase {
     SizeModel model = driver.limits().sizeModel();
     Map<String, AttributeValue> m = new HashMap<>(extra);
     m.put("pk", AttributeValue.of("k"));
-    long used = model.itemBytes(ItemAccess.ofStored(m));
+    long used = model.itemBytes(StoredItems.of(m));
     m.put("fill", AttributeValue.of("x".repeat((int) (bytes - used - 4))));
-    Item item = ItemAccess.ofStored(m);
+    Item item = StoredItems.of(m);
     assertThat(model.itemBytes(item)).isEqualTo(bytes);
     return item;
   }
@@ -60,7 +60,7 @@ class ItemSizeLimitTest extends DriverTestBase {
     byte[] sortValue = new byte[1025];
     byte[] partitionValue = new byte[2049];
     Item bigSort =
-        ItemAccess.ofStored(
+        StoredItems.of(
             Map.of(
                 "pk",
                 AttributeValue.of("a"),
@@ -72,7 +72,7 @@ class ItemSizeLimitTest extends DriverTestBase {
         .isInstanceOf(ItemTooLargeException.class)
         .hasMessageContaining("key");
     Item bigPartition =
-        ItemAccess.ofStored(
+        StoredItems.of(
             Map.of(
                 "pk",
                 AttributeValue.of("b"),
@@ -85,7 +85,7 @@ class ItemSizeLimitTest extends DriverTestBase {
     assertThat(driver.get(t, Key.of("a"), true)).isEmpty();
     sortValue = new byte[1024];
     Item atLimit =
-        ItemAccess.ofStored(
+        StoredItems.of(
             Map.of(
                 "pk",
                 AttributeValue.of("c"),

@@ -14,7 +14,6 @@ import dev.stowage.InvalidRequestException;
 import dev.stowage.KeySchema;
 import dev.stowage.Table;
 import dev.stowage.TableSpec;
-import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;
@@ -27,6 +26,7 @@ import dev.stowage.query.ReadOptions;
 import dev.stowage.query.Update;
 import dev.stowage.query.WriteOptions;
 import dev.stowage.spi.Capability;
+import dev.stowage.spi.StoredItems;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -304,7 +304,7 @@ abstract class ItemContracts extends Contract {
       attrs.put("s", num(1));
       attrs.put("tag", str("real"));
       attrs.put(name, AttributeValue.list(str("req-1")));
-      Item planted = ItemAccess.ofStored(attrs);
+      Item planted = StoredItems.of(attrs);
       assertThatThrownBy(() -> t.put(planted))
           .as("put with %s", name)
           .isInstanceOf(InvalidRequestException.class)

@@ -1,7 +1,6 @@
 package dev.stowage.azure.internal;
 
 import dev.stowage.KeySchema;
-import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.AttributeValue.BinaryValue;
 import dev.stowage.item.AttributeValue.BooleanValue;
@@ -10,6 +9,7 @@ import dev.stowage.item.AttributeValue.StringValue;
 import dev.stowage.item.Bytes;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
+import dev.stowage.spi.StoredItems;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.LinkedHashMap;
@@ -110,7 +110,7 @@ public final class EntityCodec {
         attrs.put(PropertyNames.unescape(name), fromNative(v));
       }
     }
-    return ItemAccess.ofStored(attrs);
+    return StoredItems.of(attrs);
   }
 
   private static AttributeValue fromNative(Object v) {

@@ -2,6 +2,8 @@ package dev.stowage.cli.internal;
 
 import dev.stowage.memory.MemoryDriver;
 import dev.stowage.memory.MemoryLimits;
+import dev.stowage.migrate.CountingBlobStore;
+import dev.stowage.migrate.CountingDriver;
 import dev.stowage.overflow.BlobStore;
 import dev.stowage.overflow.FileBlobStore;
 import dev.stowage.overflow.MemoryBlobStore;

@@ -14,6 +14,8 @@ import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.memory.MemoryDriver;
+import dev.stowage.migrate.CountingBlobStore;
+import dev.stowage.migrate.CountingDriver;
 import dev.stowage.overflow.BlobStore;
 import dev.stowage.query.Page;
 import dev.stowage.query.Query;

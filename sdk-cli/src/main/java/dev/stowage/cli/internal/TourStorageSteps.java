@@ -10,6 +10,7 @@ import dev.stowage.TableSpec;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
+import dev.stowage.migrate.CountingBlobStore;
 import dev.stowage.query.ReadOptions;
 import java.util.Random;
 

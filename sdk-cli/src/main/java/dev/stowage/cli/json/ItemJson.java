@@ -1,6 +1,5 @@
 package dev.stowage.cli.json;
 
-import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.AttributeValue.BinarySetValue;
 import dev.stowage.item.AttributeValue.BinaryValue;
@@ -14,6 +13,7 @@ import dev.stowage.item.AttributeValue.StringSetValue;
 import dev.stowage.item.AttributeValue.StringValue;
 import dev.stowage.item.Bytes;
 import dev.stowage.item.Item;
+import dev.stowage.spi.StoredItems;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -128,7 +128,7 @@ public final class ItemJson {
       String name = (String) e.getKey();
       attrs.put(name, value(e.getValue(), name));
     }
-    return stored ? ItemAccess.ofStored(attrs) : Item.of(attrs);
+    return stored ? StoredItems.of(attrs) : Item.of(attrs);
   }
 
   /**

@@ -28,6 +28,8 @@ import dev.stowage.dynamodb.S3BlobStore;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
+import dev.stowage.migrate.Migrator;
+import dev.stowage.migrate.Verification;
 import dev.stowage.overflow.BlobStore;
 import dev.stowage.query.Query;
 import dev.stowage.spi.StorageDriver;
@@ -191,8 +193,7 @@ class CrossBackendMigrationTest {
 
     // 2. Datastore + GCS → Azure Tables + Azure Blob, interrupted after a few batches and resumed
     String azure = Azurite.get().connectionString();
-    MigratorTest.RecordingDriver tables =
-        new MigratorTest.RecordingDriver(AzureTablesDriver.fromConnectionString(azure));
+    RecordingDriver tables = new RecordingDriver(AzureTablesDriver.fromConnectionString(azure));
     BlobStore azureBlobs = AzureBlobStore.fromConnectionString(azure, "overflow", "ov");
     tables.failAfterBatches = Math.max(2, ITEMS / 300);
     Path checkpoint = dir.resolve("ledger-to-azure.checkpoint");

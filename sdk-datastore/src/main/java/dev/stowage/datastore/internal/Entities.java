@@ -5,11 +5,11 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.KeyFactory;
 import com.google.cloud.datastore.StringValue;
 import com.google.cloud.datastore.Value;
-import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.spi.IndexLayout;
 import dev.stowage.spi.StoredItem;
+import dev.stowage.spi.StoredItems;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.TableRef;
 import java.security.SecureRandom;
@@ -92,7 +92,7 @@ public final class Entities {
         attrs.put(name, values.fromDatastore(v));
       }
     }
-    return new StoredItem(ItemAccess.ofStored(attrs), token);
+    return new StoredItem(StoredItems.of(attrs), token);
   }
 
   private static Set<String> indexedNames(TableLayout layout) {

@@ -2,12 +2,12 @@ package dev.stowage.dynamodb.internal;
 
 import dev.stowage.InvalidRequestException;
 import dev.stowage.KeySchema;
-import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.item.KeyValue;
+import dev.stowage.spi.StoredItems;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -120,7 +120,7 @@ public final class AttributeMapper {
             out.put(k, fromNative(v));
           }
         });
-    return ItemAccess.ofStored(out);
+    return StoredItems.of(out);
   }
 
   /** The Stowage value of a native value. */

@@ -2,9 +2,9 @@ package dev.stowage.dynamodb.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
+import dev.stowage.spi.StoredItems;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +45,7 @@ class DynamoSizeModelTest {
 
   @Test
   void itemsIncludeTheTokenAttribute() {
-    Item item = ItemAccess.ofStored(Map.of("pk", AttributeValue.of("a")));
+    Item item = StoredItems.of(Map.of("pk", AttributeValue.of("a")));
     assertThat(model.itemBytes(item)).isEqualTo(3 + "__tok".length() + Tokens.TOKEN_LENGTH);
     assertThat(Tokens.next()).hasSize(Tokens.TOKEN_LENGTH);
   }

@@ -1,4 +1,4 @@
-package dev.stowage.cli.mirror;
+package dev.stowage.migrate;
 
 import static dev.stowage.item.AttributeType.NUMBER;
 import static dev.stowage.item.AttributeType.STRING;
@@ -12,11 +12,11 @@ import dev.stowage.Stowage;
 import dev.stowage.Table;
 import dev.stowage.TableSpec;
 import dev.stowage.UnsupportedCapabilityException;
-import dev.stowage.cli.mirror.MirroredTable.ReadFrom;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.memory.MemoryDriver;
+import dev.stowage.migrate.MirroredTable.ReadFrom;
 import dev.stowage.query.Condition;
 import dev.stowage.query.Query;
 import dev.stowage.query.Update;

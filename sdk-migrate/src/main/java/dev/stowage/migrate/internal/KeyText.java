@@ -1,4 +1,4 @@
-package dev.stowage.cli.migrate.internal;
+package dev.stowage.migrate.internal;
 
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;

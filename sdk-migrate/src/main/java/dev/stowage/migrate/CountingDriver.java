@@ -1,4 +1,4 @@
-package dev.stowage.cli.internal;
+package dev.stowage.migrate;
 
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;

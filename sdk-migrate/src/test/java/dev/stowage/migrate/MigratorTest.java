@@ -1,4 +1,4 @@
-package dev.stowage.cli.migrate;
+package dev.stowage.migrate;
 
 import static dev.stowage.item.AttributeType.NUMBER;
 import static dev.stowage.item.AttributeType.STRING;

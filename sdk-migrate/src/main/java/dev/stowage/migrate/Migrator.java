@@ -1,18 +1,16 @@
-package dev.stowage.cli.migrate;
+package dev.stowage.migrate;
 
 import dev.stowage.ItemTooLargeException;
 import dev.stowage.RetryPolicy;
 import dev.stowage.TableSpec;
-import dev.stowage.cli.migrate.internal.Checkpoint;
-import dev.stowage.cli.migrate.internal.KeyText;
-import dev.stowage.cli.migrate.internal.OverflowPointers;
-import dev.stowage.internal.ItemAccess;
-import dev.stowage.internal.OverflowHandler;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
+import dev.stowage.migrate.internal.Checkpoint;
+import dev.stowage.migrate.internal.KeyText;
+import dev.stowage.migrate.internal.Verifier;
 import dev.stowage.overflow.BlobStore;
-import dev.stowage.overflow.internal.BlobOverflow;
+import dev.stowage.overflow.StoredOverflow;
 import dev.stowage.spi.BatchWriteResult;
 import dev.stowage.spi.DriverLimits;
 import dev.stowage.spi.DriverScan;
@@ -26,10 +24,11 @@ import dev.stowage.spi.WriteOp;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -54,9 +53,9 @@ import java.util.function.Consumer;
  * <p>The source is scanned by one thread; pages are written by {@link Builder#parallelism} workers.
  * With a checkpoint file, every completed batch write and page is recorded, and a run started again
  * with the same file skips them, so an interrupted migration resumes without writing any item twice
- * (as long as the source was not written meanwhile; use {@link
- * dev.stowage.cli.mirror.MirroredTable} to keep a live table in step). {@link #verify()} compares
- * counts and per-item digests of both sides.
+ * (as long as the source was not written meanwhile; use {@link dev.stowage.migrate.MirroredTable}
+ * to keep a live table in step). {@link #verify()} compares counts and per-item digests of both
+ * sides.
  *
  * <p>Retryable errors of either side are retried with the {@link RetryPolicy}; other errors stop
  * the run (after in-flight pages finish) and propagate. Items too large for the target's limits are
@@ -75,6 +74,7 @@ public final class Migrator {
   private final Path checkpointFile;
   private final Consumer<Progress> onProgress;
   private final RetryPolicy retry;
+  private final Set<String> indexAttributes = new java.util.HashSet<>();
 
   private Migrator(Builder b) {
     this.spec = Objects.requireNonNull(b.spec, "spec");
@@ -96,6 +96,10 @@ public final class Migrator {
     List<IndexLayout> indexes = spec.indexes().stream().map(IndexLayout::of).toList();
     this.sourceLayout = new TableLayout(from, spec.keySchema(), indexes);
     this.targetLayout = new TableLayout(to, spec.keySchema(), indexes);
+    for (IndexLayout index : indexes) {
+      indexAttributes.add(index.partitionAttribute());
+      indexAttributes.add(index.sortAttribute());
+    }
     this.parallelism = b.parallelism;
     this.pageSize = b.pageSize;
     this.checkpointFile = b.checkpoint;
@@ -249,19 +253,18 @@ public final class Migrator {
    */
   private WriteOp refitted(WriteOp.Put put, DriverLimits limits, Counters c) {
     Item whole = put.item();
-    if (whole.has(OverflowPointers.ATTRIBUTE)) {
+    if (StoredOverflow.hasOverflow(whole)) {
       if (sourceBlobs == null) {
         throw new IllegalArgumentException(
             "item " + put.key() + " has overflowed attributes: give a source blob store");
       }
       whole =
-          retry.call(
-              () -> new BlobOverflow(sourceBlobs).restore(sourceLayout.ref(), put.item(), null));
+          retry.call(() -> StoredOverflow.of(sourceBlobs).restore(sourceLayout.ref(), put.item()));
     }
     Item fitted = whole;
-    OverflowHandler.Prepared p =
+    StoredOverflow.Prepared p =
         retry.call(
-            () -> new BlobOverflow(targetBlobs).prepare(targetLayout.ref(), spec, limits, fitted));
+            () -> StoredOverflow.of(targetBlobs).prepare(targetLayout.ref(), spec, limits, fitted));
     if (p.blobKey() != null) {
       c.blobs.increment();
     }
@@ -269,8 +272,7 @@ public final class Migrator {
   }
 
   private WriteOp withCopiedBlob(WriteOp.Put put, Counters c) {
-    AttributeValue pointer = put.item().attributes().get(OverflowPointers.ATTRIBUTE);
-    if (pointer == null) {
+    if (!StoredOverflow.hasOverflow(put.item())) {
       return put;
     }
     if (sourceBlobs == null || targetBlobs == null) {
@@ -279,22 +281,18 @@ public final class Migrator {
               + put.key()
               + " has overflowed attributes: give both a source and a target blob store");
     }
-    String from = OverflowPointers.blobKey(pointer);
-    String to = OverflowPointers.rebase(from, sourceLayout.ref(), targetLayout.ref());
-    java.util.Optional<byte[]> data = retry.call(() -> sourceBlobs.get(from));
-    if (data.isEmpty()) {
+    Optional<StoredOverflow.Copy> copy =
+        retry.call(
+            () ->
+                StoredOverflow.of(sourceBlobs)
+                    .copyBlob(sourceLayout.ref(), put.item(), targetBlobs, targetLayout.ref()));
+    if (copy.isEmpty()) {
       c.missingBlobs.increment();
       return put;
     }
-    retry.run(() -> targetBlobs.put(to, data.get()));
     c.blobs.increment();
-    c.blobBytes.add(data.get().length);
-    if (to.equals(from)) {
-      return put;
-    }
-    Map<String, AttributeValue> attrs = new LinkedHashMap<>(put.item().attributes());
-    attrs.put(OverflowPointers.ATTRIBUTE, OverflowPointers.withBlobKey(pointer, to));
-    return new WriteOp.Put(put.key(), ItemAccess.ofStored(attrs));
+    c.blobBytes.add(copy.get().bytes());
+    return new WriteOp.Put(put.key(), copy.get().item());
   }
 
   private void writeAll(List<WriteOp> ops) {
@@ -318,7 +316,7 @@ public final class Migrator {
     }
   }
 
-  private static String violation(DriverLimits limits, Item item) {
+  private String violation(DriverLimits limits, Item item) {
     long bytes = limits.sizeModel().itemBytes(item);
     if (bytes > limits.maxItemBytes()) {
       return bytes + " bytes exceed the target's " + limits.maxItemBytes();
@@ -331,7 +329,7 @@ public final class Migrator {
           > limits.maxAttributeBytes()) {
         return "attribute '" + e.getKey() + "' exceeds the target's per-attribute limit";
       }
-      if (e.getKey().startsWith("__ix_")
+      if (indexAttributes.contains(e.getKey())
           && indexedBytes(e.getValue()) > limits.maxIndexTupleBytes()) {
         return "index value '" + e.getKey() + "' exceeds the target's indexed-value limit";
       }

@@ -1,4 +1,4 @@
-package dev.stowage.cli.migrate;
+package dev.stowage.migrate;
 
 import dev.stowage.item.Key;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.stowage.cli.migrate.internal;
+package dev.stowage.migrate.internal;
 
 import java.io.BufferedWriter;
 import java.io.IOException;

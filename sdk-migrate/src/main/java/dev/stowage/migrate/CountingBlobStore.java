@@ -1,4 +1,4 @@
-package dev.stowage.cli.internal;
+package dev.stowage.migrate;
 
 import dev.stowage.overflow.BlobStore;
 import java.io.InputStream;

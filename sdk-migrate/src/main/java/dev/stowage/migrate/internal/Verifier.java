@@ -1,21 +1,19 @@
-package dev.stowage.cli.migrate;
+package dev.stowage.migrate.internal;
 
+import dev.stowage.IntegrityException;
 import dev.stowage.RetryPolicy;
 import dev.stowage.TableSpec;
-import dev.stowage.cli.json.ItemJson;
-import dev.stowage.cli.json.Json;
-import dev.stowage.cli.migrate.internal.OverflowPointers;
-import dev.stowage.internal.OverflowHandler;
+import dev.stowage.item.CanonicalEncoding;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
+import dev.stowage.migrate.Verification;
 import dev.stowage.overflow.BlobStore;
-import dev.stowage.overflow.internal.BlobOverflow;
+import dev.stowage.overflow.StoredOverflow;
 import dev.stowage.spi.DriverScan;
 import dev.stowage.spi.QueryResult;
 import dev.stowage.spi.StorageDriver;
 import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.TableLayout;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -23,8 +21,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Scans both sides of a migration and compares per-item digests. */
-final class Verifier {
+/** Scans both sides of a migration and compares per-item digests. Used by one thread. */
+public final class Verifier {
   private static final int MAX_EXAMPLES = 20;
   private final RetryPolicy retry;
   private final TableSpec spec;
@@ -35,7 +33,8 @@ final class Verifier {
   private final BlobStore targetBlobs;
   private final TableLayout targetLayout;
 
-  Verifier(
+  /** A verifier of one migration's two sides. */
+  public Verifier(
       RetryPolicy retry,
       TableSpec spec,
       StorageDriver sourceDriver,
@@ -54,7 +53,8 @@ final class Verifier {
     this.targetLayout = targetLayout;
   }
 
-  Verification run(int pageSize) {
+  /** Scans both sides with pages of {@code pageSize} and compares them. */
+  public Verification run(int pageSize) {
     Map<Key, String> source = new HashMap<>();
     long sourceCount = scan(sourceDriver, sourceBlobs, sourceLayout, pageSize, source::put);
     List<Key> examples = new ArrayList<>();
@@ -112,28 +112,24 @@ final class Verifier {
   }
 
   /**
-   * SHA-256 of the item's canonical JSON with every overflowed attribute put back (still in its
-   * stored, possibly encrypted form), so an item that overflowed differently on the two sides
-   * (another backend's limits) still compares equal. An item whose blob is missing digests to a
-   * value that matches nothing.
+   * SHA-256 of the item's canonical encoding ({@link CanonicalEncoding}) with every overflowed
+   * attribute put back (still in its stored, possibly encrypted form), so an item that overflowed
+   * differently on the two sides (another backend's limits) still compares equal. An item whose
+   * blob is missing or unreadable digests to a value that matches nothing.
    */
   private String digest(Item item, BlobStore blobs, dev.stowage.spi.TableRef ref) {
     Item whole = item;
-    if (item.has(OverflowPointers.ATTRIBUTE)) {
+    if (StoredOverflow.hasOverflow(item)) {
       if (blobs == null) {
         return "missing blob store";
       }
       try {
-        whole = retry.call(() -> new BlobOverflow(blobs).restore(ref, item, null));
-      } catch (OverflowHandler.BlobMissingException e) {
-        return "missing blob";
+        whole = retry.call(() -> StoredOverflow.of(blobs).restore(ref, item));
+      } catch (IntegrityException e) {
+        return "unreadable blob: " + e.getMessage();
       }
     }
-    MessageDigest md = sha256();
-    md.update(
-        Json.write(ItemJson.toJson(whole, ItemJson.NumberStyle.NUMBER))
-            .getBytes(StandardCharsets.UTF_8));
-    return java.util.HexFormat.of().formatHex(md.digest());
+    return java.util.HexFormat.of().formatHex(sha256().digest(CanonicalEncoding.encode(whole)));
   }
 
   private static MessageDigest sha256() {

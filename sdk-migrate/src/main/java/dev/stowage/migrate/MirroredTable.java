@@ -1,4 +1,4 @@
-package dev.stowage.cli.mirror;
+package dev.stowage.migrate;
 
 import dev.stowage.DeleteJob;
 import dev.stowage.MaintenanceJob;
