@@ -74,8 +74,10 @@ public record RetryPolicy(int maxAttempts, Duration baseDelay, Duration maxDelay
           throw e;
         }
         Duration hint = e instanceof ThrottledException t ? t.retryAfter().orElse(null) : null;
+        Duration delay = delayBefore(attempt, hint);
+        dev.stowage.internal.RetryLog.retrying(attempt, maxAttempts, delay, e);
         try {
-          Thread.sleep(delayBefore(attempt, hint).toMillis());
+          Thread.sleep(delay.toMillis());
         } catch (InterruptedException ie) {
           Thread.currentThread().interrupt();
           throw new UnavailableException("interrupted while backing off", ie);

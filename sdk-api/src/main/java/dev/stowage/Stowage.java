@@ -2,6 +2,8 @@ package dev.stowage;
 
 import com.google.crypto.tink.Aead;
 import dev.stowage.codec.Codecs;
+import dev.stowage.internal.ObservedBlobStore;
+import dev.stowage.internal.ObservedDriver;
 import dev.stowage.internal.StowageCore;
 import dev.stowage.overflow.BlobStore;
 import dev.stowage.spi.StorageDriver;
@@ -75,7 +77,10 @@ public final class Stowage implements AutoCloseable {
     return core.driver().name();
   }
 
-  /** The store's request counters so far; see {@link StowageMetrics#bind} for Micrometer. */
+  /**
+   * The store's request counters so far; {@code dev.stowage.micrometer.MicrometerMetrics.bind}
+   * exports them to Micrometer, and {@link Builder#requestListener} reports every request.
+   */
   public StowageMetrics metrics() {
     var m = core.metrics();
     return new StowageMetrics(
@@ -108,6 +113,7 @@ public final class Stowage implements AutoCloseable {
     String namespace = "";
     RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
     Clock clock = Clock.systemUTC();
+    RequestListener requestListener;
 
     private Builder(StorageDriver driver) {
       this.driver = Objects.requireNonNull(driver, "driver");
@@ -165,11 +171,26 @@ public final class Stowage implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Receives every request the store sends to its driver and blob store, with its latency,
+     * outcome and bytes (for example {@code MicrometerMetrics.of(registry)}); default none.
+     */
+    public Builder requestListener(RequestListener listener) {
+      this.requestListener = listener;
+      return this;
+    }
+
     /** Builds the store. @throws IllegalArgumentException on an invalid namespace */
     public Stowage build() {
+      StorageDriver d = driver;
+      BlobStore blobs = blobStore;
+      if (requestListener != null) {
+        d = new ObservedDriver(driver, requestListener);
+        blobs = blobs == null ? null : new ObservedBlobStore(blobs, driver.name(), requestListener);
+      }
       return new Stowage(
           StowageCore.create(
-              driver, blobStore, codecs, cursorAead, cursorTtl, namespace, retryPolicy, clock));
+              d, blobs, codecs, cursorAead, cursorTtl, namespace, retryPolicy, clock));
     }
   }
 

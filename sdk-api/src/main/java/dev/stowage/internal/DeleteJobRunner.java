@@ -91,6 +91,11 @@ final class DeleteJobRunner implements DeleteJob {
   }
 
   private void report(Progress p) {
+    JobLog.progress(
+        options.dryRun() ? "delete job (dry run)" : "delete job",
+        t.ref,
+        p.done(),
+        p.matched() + " matched, " + p.deleted() + " deleted, " + p.blobsDeleted() + " blobs");
     if (options.onProgress() != null) {
       options.onProgress().accept(p);
     }

@@ -80,6 +80,12 @@ final class RewriteJob implements MaintenanceJob {
       }
       state = state.withCounts(scanned, rewritten, 0);
       Progress p = progress(scanned, rewritten, start, done);
+      JobLog.progress(
+          (state.job() == CursorState.REENCRYPT ? "re-encryption" : "index backfill")
+              + (options.dryRun() ? " (dry run)" : ""),
+          t.ref,
+          done,
+          scanned + " scanned, " + rewritten + " rewritten");
       if (options.onProgress() != null) {
         options.onProgress().accept(p);
       }

@@ -32,7 +32,7 @@ class LargeItemHeapTest {
             "-XX:+UseSerialGC",
             "-XX:+ExitOnOutOfMemoryError",
             "-cp",
-            System.getProperty("java.class.path"),
+            classPath(),
             LargeItemProbe.class.getName(),
             dir.resolve("blobs").toString());
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -48,6 +48,24 @@ class LargeItemHeapTest {
       process.destroyForcibly();
       removeHook(killer);
     }
+  }
+
+  /**
+   * Everything this JVM loads classes from, as one class path: the test classes, the module path
+   * (the build may run tests as a patched module) and the class path.
+   */
+  private static String classPath() throws Exception {
+    List<String> parts = new java.util.ArrayList<>();
+    parts.add(
+        Path.of(LargeItemProbe.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+            .toString());
+    for (String p : new String[] {"jdk.module.path", "java.class.path"}) {
+      String v = System.getProperty(p);
+      if (v != null && !v.isEmpty()) {
+        parts.add(v);
+      }
+    }
+    return String.join(java.io.File.pathSeparator, parts);
   }
 
   private static void removeHook(Thread hook) throws IOException {

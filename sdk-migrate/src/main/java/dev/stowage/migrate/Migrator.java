@@ -62,6 +62,7 @@ import java.util.function.Consumer;
  * not written and are listed in the {@link Report}. A migrator is used by one thread at a time.
  */
 public final class Migrator {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Migrator.class);
   private final StorageDriver sourceDriver;
   private final BlobStore sourceBlobs;
   private final TableLayout sourceLayout;
@@ -142,6 +143,13 @@ public final class Migrator {
         checkpointFile == null ? null : Checkpoint.open(checkpointFile, header())) {
       String pageStart = cp == null ? KeyText.START : cp.resumeFrom();
       c.skipped.add(cp == null ? 0 : cp.itemsBeforeResume());
+      LOG.info(
+          "migrating {}:{} to {}:{}{}",
+          sourceDriver.name(),
+          sourceLayout.ref(),
+          targetDriver.name(),
+          targetLayout.ref(),
+          c.skipped.sum() == 0 ? "" : ", resuming after " + c.skipped.sum() + " items");
       while (failure.get() == null) {
         Key exclusive = pageStart.equals(KeyText.START) ? null : KeyText.decode(pageStart);
         QueryResult page =
@@ -185,6 +193,22 @@ public final class Migrator {
       throw failure.get();
     }
     Progress done = progress(c, start, true);
+    LOG.info(
+        "migrated {} to {}: {} items copied, {} skipped, {} blobs, {} missing blobs, {} not"
+            + " fitting the target, in {}",
+        sourceLayout.ref(),
+        targetLayout.ref(),
+        done.itemsCopied(),
+        done.itemsSkipped(),
+        done.blobsCopied(),
+        done.missingBlobs(),
+        misfits.size(),
+        done.elapsed());
+    misfits.stream()
+        .limit(20)
+        .forEach(
+            m ->
+                LOG.warn("not copied to {}: item {}: {}", targetLayout.ref(), m.key(), m.reason()));
     if (onProgress != null) {
       onProgress.accept(done);
     }
@@ -375,8 +399,17 @@ public final class Migrator {
   }
 
   private void report(Counters c, long start) {
-    if (onProgress != null) {
-      onProgress.accept(progress(c, start, false));
+    if (onProgress != null || LOG.isDebugEnabled()) {
+      Progress p = progress(c, start, false);
+      LOG.debug(
+          "migrating {}: {} items copied, {} skipped, {} blobs",
+          sourceLayout.ref(),
+          p.itemsCopied(),
+          p.itemsSkipped(),
+          p.blobsCopied());
+      if (onProgress != null) {
+        onProgress.accept(p);
+      }
     }
   }
 

@@ -112,12 +112,14 @@ public final class SweepRun {
           }
         }
         if (listed % PROGRESS_EVERY == 0) {
+          log(report(), false);
           progress.accept(report());
         }
       }
     }
     flush(batch);
     Report done = report();
+    log(done, true);
     progress.accept(done);
     return done;
   }
@@ -131,6 +133,23 @@ public final class SweepRun {
     bytesDeleted += batch.stream().mapToLong(BlobStore.BlobInfo::size).sum();
     batch.clear();
     progress.accept(report());
+  }
+
+  private static void log(Report r, boolean done) {
+    dev.stowage.internal.JobLog.progress(
+        r.dryRun() ? "overflow sweep (dry run)" : "overflow sweep",
+        r.prefix(),
+        done,
+        r.listed()
+            + " blobs listed, "
+            + r.referenced()
+            + " referenced, "
+            + r.tooYoung()
+            + " too young, "
+            + r.orphaned()
+            + " orphaned, "
+            + r.deleted()
+            + " deleted");
   }
 
   private Report report() {

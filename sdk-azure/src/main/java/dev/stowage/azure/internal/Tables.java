@@ -19,6 +19,7 @@ import java.util.stream.Collectors;
  * so {@code ensureTable} can detect a layout that disagrees with the stored one.
  */
 public final class Tables {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Tables.class);
   static final String META_PARTITION = "meta";
   private static final String META_ROW = "schema";
   private static final String META_PROPERTY = "layout";
@@ -57,6 +58,13 @@ public final class Tables {
           new TableEntity(META_PARTITION, META_ROW).addProperty(META_PROPERTY, described);
       try {
         data.createEntity(meta);
+        LOG.info(
+            "created Azure table {} for {}{}",
+            TableNames.dataTable(layout.ref()),
+            layout.ref(),
+            layout.indexes().isEmpty()
+                ? ""
+                : " with index table " + TableNames.indexTable(layout.ref()));
       } catch (TableServiceException e) {
         if (AzureErrors.status(e) != 409) {
           throw e;

@@ -38,6 +38,8 @@ import software.amazon.awssdk.services.dynamodb.model.TableStatus;
  */
 public final class TableProvisioner {
   private static final Duration POLL = Duration.ofMillis(200);
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(TableProvisioner.class);
 
   private final DynamoDbClient client;
   private final ProvisionedThroughput throughput;
@@ -59,6 +61,11 @@ public final class TableProvisioner {
     if (live == null) {
       try {
         client.createTable(createRequest(layout, physical));
+        LOG.info(
+            "created DynamoDB table {} for {} with {} index(es)",
+            physical,
+            layout.ref(),
+            layout.indexes().size());
       } catch (ResourceInUseException raced) {
         // Created concurrently by someone else; verify it below like any existing table.
       } catch (SdkException e) {

@@ -23,6 +23,7 @@ import java.util.Map;
 
 /** Scans both sides of a migration and compares per-item digests. Used by one thread. */
 public final class Verifier {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Verifier.class);
   private static final int MAX_EXAMPLES = 20;
   private final RetryPolicy retry;
   private final TableSpec spec;
@@ -77,8 +78,19 @@ public final class Verifier {
               }
             });
     source.keySet().stream().sorted().limit(MAX_EXAMPLES).forEach(k -> example(examples, k));
-    return new Verification(
-        sourceCount, targetCount, source.size(), extra[0], different[0], examples);
+    Verification v =
+        new Verification(sourceCount, targetCount, source.size(), extra[0], different[0], examples);
+    LOG.info(
+        "verified {} against {}: source {}, target {}, missing {}, extra {}, different {} -> {}",
+        targetLayout.ref(),
+        sourceLayout.ref(),
+        v.sourceItems(),
+        v.targetItems(),
+        v.missing(),
+        v.extra(),
+        v.different(),
+        v.ok() ? "OK" : "MISMATCH");
+    return v;
   }
 
   private static void example(List<Key> examples, Key key) {

@@ -1,4 +1,4 @@
-package dev.stowage.cli.migrate;
+package dev.stowage.migrate;
 
 import static dev.stowage.item.AttributeType.NUMBER;
 import static dev.stowage.item.AttributeType.STRING;
@@ -28,8 +28,6 @@ import dev.stowage.dynamodb.S3BlobStore;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
-import dev.stowage.migrate.Migrator;
-import dev.stowage.migrate.Verification;
 import dev.stowage.overflow.BlobStore;
 import dev.stowage.query.Query;
 import dev.stowage.spi.StorageDriver;
@@ -193,7 +191,8 @@ class CrossBackendMigrationTest {
 
     // 2. Datastore + GCS → Azure Tables + Azure Blob, interrupted after a few batches and resumed
     String azure = Azurite.get().connectionString();
-    RecordingDriver tables = new RecordingDriver(AzureTablesDriver.fromConnectionString(azure));
+    MigratorTest.RecordingDriver tables =
+        new MigratorTest.RecordingDriver(AzureTablesDriver.fromConnectionString(azure));
     BlobStore azureBlobs = AzureBlobStore.fromConnectionString(azure, "overflow", "ov");
     tables.failAfterBatches = Math.max(2, ITEMS / 300);
     Path checkpoint = dir.resolve("ledger-to-azure.checkpoint");

@@ -1,0 +1,140 @@
+package dev.stowage.micrometer;
+
+import dev.stowage.RequestListener;
+import dev.stowage.Stowage;
+import dev.stowage.StowageMetrics;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * Exports a store's requests to Micrometer:
+ *
+ * <ul>
+ *   <li>{@code stowage.backend.requests}, a timer with a percentile histogram (the latency
+ *       distribution), tagged {@code backend}, {@code target} ({@code table} for the driver, {@code
+ *       blob} for the blob store), {@code operation} ({@code get}, {@code query}, {@code
+ *       batchWrite}, …), {@code namespace}, {@code table} and {@code outcome} ({@code ok}, {@code
+ *       throttled}, {@code unavailable}, {@code condition_failed}, {@code error});
+ *   <li>{@code stowage.backend.bytes}, a counter in bytes tagged {@code backend}, {@code target},
+ *       {@code namespace}, {@code table} and {@code direction} ({@code written} or {@code read}):
+ *       items as the backend's size model counts them, blobs as stored.
+ * </ul>
+ *
+ * <pre>{@code
+ * Stowage store = Stowage.builder(driver)
+ *     .requestListener(MicrometerMetrics.of(registry))
+ *     .build();
+ * MicrometerMetrics.bind(store, registry);   // the store's own counters, see StowageMetrics
+ * }</pre>
+ *
+ * <p>Thread-safe. Requires {@code io.micrometer:micrometer-core}, an optional dependency of
+ * Stowage; only this package uses it.
+ */
+public final class MicrometerMetrics implements RequestListener {
+  private final MeterRegistry registry;
+  private final Map<Request, Timer> timers = new ConcurrentHashMap<>();
+  private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+
+  private MicrometerMetrics(MeterRegistry registry) {
+    this.registry = registry;
+  }
+
+  /**
+   * A listener recording into {@code registry}; pass it to {@link Stowage.Builder#requestListener}.
+   */
+  public static MicrometerMetrics of(MeterRegistry registry) {
+    return new MicrometerMetrics(Objects.requireNonNull(registry, "registry"));
+  }
+
+  @Override
+  public void onRequest(Request r) {
+    // One timer per tag combination: key the cache by the request with its measurements zeroed.
+    Request key =
+        new Request(
+            r.backend(),
+            r.target(),
+            r.operation(),
+            r.namespace(),
+            r.table(),
+            java.time.Duration.ZERO,
+            0,
+            0,
+            r.outcome());
+    timers
+        .computeIfAbsent(
+            key,
+            k ->
+                Timer.builder("stowage.backend.requests")
+                    .description("Requests Stowage sent to a backend or blob store")
+                    .tags(where(k).and("operation", k.operation(), "outcome", lower(k.outcome())))
+                    .publishPercentileHistogram()
+                    .register(registry))
+        .record(r.duration());
+    if (r.bytesWritten() > 0) {
+      bytes(r, "written").increment(r.bytesWritten());
+    }
+    if (r.bytesRead() > 0) {
+      bytes(r, "read").increment(r.bytesRead());
+    }
+  }
+
+  private Counter bytes(Request r, String direction) {
+    String id =
+        String.join("\u0000", r.backend(), r.target().name(), r.namespace(), r.table(), direction);
+    return counters.computeIfAbsent(
+        id,
+        k ->
+            Counter.builder("stowage.backend.bytes")
+                .description("Bytes of items and blobs Stowage wrote and read")
+                .baseUnit("bytes")
+                .tags(where(r).and("direction", direction))
+                .register(registry));
+  }
+
+  private static Tags where(Request r) {
+    return Tags.of(
+        "backend", r.backend(),
+        "target", lower(r.target()),
+        "namespace", r.namespace(),
+        "table", r.table());
+  }
+
+  private static String lower(Enum<?> e) {
+    return e.name().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /**
+   * Registers the counters of a store ({@link Stowage#metrics()}) as {@code stowage.requests}
+   * (tagged {@code kind=read|write|query}), {@code stowage.throttled}, {@code stowage.cas.retries}
+   * and {@code stowage.idempotency.forgotten}, tagged with the backend name.
+   */
+  public static void bind(Stowage store, MeterRegistry registry) {
+    Supplier<StowageMetrics> m = store::metrics;
+    String backend = store.backend();
+    FunctionCounter.builder("stowage.requests", m, x -> x.get().reads())
+        .tags("kind", "read", "backend", backend)
+        .register(registry);
+    FunctionCounter.builder("stowage.requests", m, x -> x.get().writes())
+        .tags("kind", "write", "backend", backend)
+        .register(registry);
+    FunctionCounter.builder("stowage.requests", m, x -> x.get().queries())
+        .tags("kind", "query", "backend", backend)
+        .register(registry);
+    FunctionCounter.builder("stowage.throttled", m, x -> x.get().throttled())
+        .tag("backend", backend)
+        .register(registry);
+    FunctionCounter.builder("stowage.cas.retries", m, x -> x.get().casRetries())
+        .tag("backend", backend)
+        .register(registry);
+    FunctionCounter.builder("stowage.idempotency.forgotten", m, x -> x.get().requestIdsForgotten())
+        .tag("backend", backend)
+        .register(registry);
+  }
+}
