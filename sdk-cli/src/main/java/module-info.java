@@ -9,6 +9,7 @@ module dev.stowage.cli {
   requires dev.stowage.datastore;
   requires dev.stowage.azure;
   requires info.picocli;
+  requires com.fasterxml.jackson.core;
   requires org.slf4j;
 
   exports dev.stowage.cli;

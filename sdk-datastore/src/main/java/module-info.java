@@ -6,6 +6,8 @@ module dev.stowage.datastore {
   requires transitive google.cloud.storage;
   requires transitive google.cloud.core;
   requires gax;
+  requires google.cloud.core.http;
+  requires org.slf4j;
 
   exports dev.stowage.datastore;
 }

@@ -1,7 +1,6 @@
 package dev.stowage.cli;
 
-import dev.stowage.StowageException;
-import dev.stowage.cli.internal.CliException;
+import dev.stowage.cli.internal.Errors;
 import dev.stowage.cli.internal.cmd.DeleteWhereCommand;
 import dev.stowage.cli.internal.cmd.GetCommand;
 import dev.stowage.cli.internal.cmd.MigrateCommand;
@@ -20,13 +19,12 @@ import picocli.CommandLine.Command;
  * The {@code stowage} command line. {@link #main} exits the JVM with the command's exit code;
  * {@link #run} returns it, for embedding and tests.
  *
- * <p>Exit codes: 0 success, 1 a failure of the store or the data (unreachable store, failed
- * verification, missing keys), 2 a usage error (bad URI, bad flag, bad JSON).
+ * <p>Errors are one line on standard error starting with {@code stowage:}; exit codes are {@link
+ * ExitCode}'s (documented in docs/cli.md).
  */
 @Command(
     name = "stowage",
     mixinStandardHelpOptions = true,
-    version = "stowage 0.1.0",
     description = "One item API over DynamoDB, Cloud Datastore and Azure Table Storage: tools.",
     subcommands = {
       TourCommand.class,
@@ -66,22 +64,31 @@ public final class Main implements Runnable {
     CommandLine cl = new CommandLine(new Main(out, err));
     cl.setOut(new PrintWriter(out, true));
     cl.setErr(new PrintWriter(err, true));
+    setVersion(cl, new Version());
+    cl.setParameterExceptionHandler(
+        (ex, arguments) -> {
+          err.flush();
+          err.println(
+              "stowage: "
+                  + Errors.oneLine(ex.getMessage())
+                  + " (see '"
+                  + ex.getCommandLine().getCommandSpec().qualifiedName()
+                  + " --help')");
+          return ExitCode.USAGE;
+        });
     cl.setExecutionExceptionHandler(
         (ex, commandLine, parseResult) -> {
           err.flush();
-          if (ex instanceof CliException c) {
-            err.println("stowage: " + c.getMessage());
-            return c.exitCode();
+          Errors.Report r = Errors.report(ex);
+          err.println("stowage: " + r.message());
+          if (r.code() == ExitCode.INTERNAL) {
+            if (System.getenv("STOWAGE_STACKTRACE") != null) {
+              ex.printStackTrace(err);
+            } else {
+              err.println("stowage: set STOWAGE_STACKTRACE=1 to print the stack trace");
+            }
           }
-          if (ex instanceof StowageException s) {
-            err.println("stowage: " + describe(s));
-            return 1;
-          }
-          if (ex instanceof IllegalArgumentException i) {
-            err.println("stowage: " + i.getMessage());
-            return 2;
-          }
-          throw ex;
+          return r.code();
         });
     int code = cl.execute(args);
     out.flush();
@@ -89,26 +96,29 @@ public final class Main implements Runnable {
     return code;
   }
 
-  private static String describe(StowageException e) {
-    String kind =
-        switch (e.getClass().getSimpleName()) {
-          case "UnavailableException" -> "store unreachable: ";
-          case "NotFoundException" -> "not found: ";
-          case "ThrottledException" -> "throttled: ";
-          case "IntegrityException" ->
-              e.getMessage().contains("no keys")
-                  ? "missing keys (give --keyset FILE; --raw shows stored forms): "
-                  : "integrity check failed: ";
-          default -> "";
-        };
-    String message = e.getMessage();
-    Throwable c = e.getCause();
-    String cause =
-        c == null || c.getMessage() == null || message.contains(c.getMessage())
-            ? ""
-            : " (" + c.getMessage() + ")";
-    String all = kind + message + cause;
-    return all.length() > 600 ? all.substring(0, 600) + "…" : all;
+  /** Gives every command, not only the top one, the version for {@code --version}. */
+  private static void setVersion(CommandLine cl, CommandLine.IVersionProvider version) {
+    cl.getCommandSpec().versionProvider(version);
+    cl.getSubcommands().values().forEach(sub -> setVersion(sub, version));
+  }
+
+  /** The version of the build, from the properties the build writes into the jar. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      java.util.Properties p = new java.util.Properties();
+      try (var in = Main.class.getResourceAsStream("version.properties")) {
+        if (in != null) {
+          p.load(in);
+        }
+      } catch (java.io.IOException e) {
+        // fall through to "unknown"
+      }
+      return new String[] {
+        "stowage " + p.getProperty("version", "(unknown version)"),
+        "Java " + System.getProperty("java.version") + ", " + System.getProperty("os.name")
+      };
+    }
   }
 
   /** Standard output of this invocation. */

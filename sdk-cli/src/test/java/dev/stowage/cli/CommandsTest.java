@@ -186,7 +186,7 @@ class CommandsTest {
     assertThat(run("scan").out().lines()).hasSize(6).allMatch(l -> l.contains("odd"));
 
     Cli.Result bad = run("delete-where", "--resume", "not-a-token");
-    assertThat(bad.code()).isEqualTo(1);
+    assertThat(bad.code()).isEqualTo(ExitCode.USAGE);
     assertThat(bad.err()).startsWith("stowage: ");
   }
 

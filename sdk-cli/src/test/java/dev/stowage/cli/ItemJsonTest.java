@@ -3,8 +3,8 @@ package dev.stowage.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.stowage.cli.json.ItemJson;
-import dev.stowage.cli.json.Json;
+import dev.stowage.cli.internal.json.ItemJson;
+import dev.stowage.cli.internal.json.Json;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;
 import dev.stowage.item.Item;
@@ -65,5 +65,47 @@ class ItemJsonTest {
     assertThatThrownBy(() -> ItemJson.parseItem("{\"__ovf\": 1}")).hasMessageContaining("reserved");
     assertThatThrownBy(() -> ItemJson.parseItem("{\"a\": 1,}")).hasMessageContaining("offset");
     assertThatThrownBy(() -> ItemJson.parseItem("[1]")).hasMessageContaining("JSON object");
+  }
+
+  @Test
+  void duplicateKeysAreRefusedAtEveryLevel() {
+    assertThatThrownBy(() -> ItemJson.parseItem("{\"a\": 1, \"a\": 2}"))
+        .hasMessageContaining("offset")
+        .hasMessageContaining("Duplicate field 'a'");
+    assertThatThrownBy(() -> ItemJson.parseItem("{\"m\": {\"x\": 1, \"x\": 1}}"))
+        .hasMessageContaining("Duplicate field 'x'");
+  }
+
+  @Test
+  void numbersAreExactDecimalsInBothDirections() {
+    Item item =
+        ItemJson.parseItem(
+            "{\"a\": 0.1, \"b\": 12345678901234567890123456789012345678, \"c\": -1.50e-3,"
+                + " \"d\": 1E+125}");
+    assertThat(item.getNumber("a")).isEqualTo(new BigDecimal("0.1"));
+    assertThat(item.getNumber("b"))
+        .isEqualTo(new BigDecimal("12345678901234567890123456789012345678"));
+    assertThat(item.getNumber("c")).isEqualByComparingTo("-0.0015");
+    assertThat(ItemJson.write(item))
+        .isEqualTo(
+            "{\"a\":0.1,\"b\":12345678901234567890123456789012345678,\"c\":-0.0015,\"d\":1E+125}");
+  }
+
+  @Test
+  void malformedInputNamesTheOffsetOnOneLine() {
+    for (String bad :
+        List.of("{\"a\": 01}", "{\"a\": NaN}", "{\"a\": 1} x", "{'a': 1}", "", "{\"a\"")) {
+      assertThatThrownBy(() -> Json.parse(bad))
+          .as(bad)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("invalid JSON at offset")
+          .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+    }
+  }
+
+  @Test
+  void prettyOutputIndentsByTwoSpaces() {
+    assertThat(Json.writePretty(Json.parse("{\"a\":[1,{}],\"b\":{\"c\":[]}}")))
+        .isEqualTo("{\n  \"a\": [\n    1,\n    {}\n  ],\n  \"b\": {\n    \"c\": []\n  }\n}");
   }
 }

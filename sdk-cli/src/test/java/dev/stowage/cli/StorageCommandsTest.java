@@ -48,8 +48,8 @@ class StorageCommandsTest {
   @Test
   void encryptedValuesNeedTheKeysetAndRawShowsEnvelopes() {
     Cli.Result noKeys = run("put", "--item", "{\"id\":\"p1\",\"ssn\":\"123\"}");
-    assertThat(noKeys.code()).isEqualTo(1);
-    assertThat(noKeys.err()).contains("no keys");
+    assertThat(noKeys.code()).isEqualTo(ExitCode.USAGE);
+    assertThat(noKeys.err()).contains("missing keys (give --keyset FILE");
 
     String notes = "note ".repeat(2000);
     Cli.Result put =
@@ -65,7 +65,7 @@ class StorageCommandsTest {
     assertThat(get.out()).contains("\"ssn\":\"123-45\"").contains(notes);
 
     Cli.Result withoutKeys = run("get", "--key", "p1");
-    assertThat(withoutKeys.code()).isEqualTo(1);
+    assertThat(withoutKeys.code()).isEqualTo(ExitCode.USAGE);
     assertThat(withoutKeys.err()).contains("missing keys (give --keyset FILE");
 
     Cli.Result raw = run("get", "--key", "p1", "--raw");

@@ -6,6 +6,7 @@ import com.google.cloud.datastore.Datastore;
 import com.google.cloud.datastore.DatastoreException;
 import com.google.cloud.datastore.DatastoreOptions;
 import com.google.cloud.datastore.Entity;
+import com.google.cloud.http.HttpTransportOptions;
 import dev.stowage.datastore.internal.DatastoreSizeModel;
 import dev.stowage.datastore.internal.Entities;
 import dev.stowage.datastore.internal.Errors;
@@ -211,7 +212,9 @@ public final class DatastoreDriver implements StorageDriver {
 
   @Override
   public void close() {
-    if (owned) {
+    // The HTTP transport has no channels, and its client logs a warning with a stack trace when
+    // asked to close them; only a gRPC client holds channels to close.
+    if (owned && !(datastore.getOptions().getTransportOptions() instanceof HttpTransportOptions)) {
       try {
         datastore.close();
       } catch (Exception e) {

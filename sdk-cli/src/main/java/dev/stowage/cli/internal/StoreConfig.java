@@ -1,7 +1,7 @@
 package dev.stowage.cli.internal;
 
 import dev.stowage.TableSpec;
-import dev.stowage.cli.json.Json;
+import dev.stowage.cli.internal.json.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -26,6 +26,8 @@ import java.util.stream.Collectors;
  * driver. Thread-safe.
  */
 public final class TableCatalog {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TableCatalog.class);
+
   /** The kind of the table records. */
   public static final String KIND = "stowage.tables";
 
@@ -46,7 +48,12 @@ public final class TableCatalog {
     Key key = recordKey(layout.ref());
     String schema = layout.keySchema().toString();
     String indexes = describe(layout.indexes());
-    Transaction tx = datastore.newTransaction();
+    Transaction tx;
+    try {
+      tx = datastore.newTransaction();
+    } catch (DatastoreException e) {
+      throw Errors.translate("creating table " + layout.ref(), e);
+    }
     try {
       Entity existing = tx.get(key);
       if (existing == null) {
@@ -56,6 +63,11 @@ public final class TableCatalog {
                 .set("indexes", unindexed(indexes))
                 .build());
         tx.commit();
+        LOG.info(
+            "created Datastore table {}: kind '{}' in namespace '{}'",
+            layout.ref(),
+            layout.ref().table(),
+            layout.ref().namespace());
       } else {
         String oldSchema = existing.getString("keySchema");
         String oldIndexes = existing.getString("indexes");

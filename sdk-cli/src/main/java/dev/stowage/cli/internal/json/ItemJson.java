@@ -1,4 +1,4 @@
-package dev.stowage.cli.json;
+package dev.stowage.cli.internal.json;
 
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.AttributeValue.BinarySetValue;

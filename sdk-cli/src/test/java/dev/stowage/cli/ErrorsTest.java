@@ -1,0 +1,73 @@
+package dev.stowage.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stowage.UnavailableException;
+import dev.stowage.cli.internal.Errors;
+import java.io.UncheckedIOException;
+import java.nio.file.NoSuchFileException;
+import org.junit.jupiter.api.Test;
+
+/** Every failure is one line starting with {@code stowage:} and a documented exit code. */
+class ErrorsTest {
+  private static final String STORE = "--store=memory://errors?store=errors-test";
+
+  private static void oneLine(Cli.Result r, int code) {
+    assertThat(r.code()).as(r.err()).isEqualTo(code);
+    assertThat(r.err()).startsWith("stowage: ");
+    assertThat(r.err().strip().lines()).as(r.err()).hasSize(1);
+  }
+
+  @Test
+  void aMissingFileIsAUsageError() {
+    Cli.Result r = Cli.run("put", STORE, "--pk", "id:S", "--file", "/no/such/items.jsonl");
+    oneLine(r, ExitCode.USAGE);
+    assertThat(r.err()).contains("no such file: /no/such/items.jsonl");
+  }
+
+  @Test
+  void usageErrorsAreOneLineWithAPointerToHelp() {
+    Cli.Result unknown = Cli.run("get", STORE, "--pk", "id:S", "--key", "u1", "--bogus");
+    oneLine(unknown, ExitCode.USAGE);
+    assertThat(unknown.err()).contains("--bogus").contains("(see 'stowage get --help')");
+    oneLine(Cli.run("get", STORE), ExitCode.USAGE);
+    oneLine(Cli.run("frobnicate"), ExitCode.USAGE);
+  }
+
+  @Test
+  void theSameWrongKeyTypeIsTheSameErrorFromEveryCommand() {
+    Cli.Result put = Cli.run("put", STORE, "--pk", "id:S", "--item", "{\"id\":1}");
+    Cli.Result get = Cli.run("get", STORE, "--pk", "id:S", "--key", "{\"id\":1}");
+    oneLine(put, ExitCode.USAGE);
+    oneLine(get, ExitCode.USAGE);
+    assertThat(put.err()).contains("must be STRING but is NUMBER");
+    assertThat(get.err()).contains("must be STRING but is NUMBER");
+  }
+
+  @Test
+  void duplicateKeysInAnItemAreRefused() {
+    Cli.Result r = Cli.run("put", STORE, "--pk", "id:S", "--item", "{\"id\":\"a\",\"id\":\"b\"}");
+    oneLine(r, ExitCode.USAGE);
+    assertThat(r.err()).contains("Duplicate field 'id'");
+  }
+
+  @Test
+  void versionIsPrintedByEveryCommand() {
+    for (String[] args : new String[][] {{"--version"}, {"get", "--version"}, {"migrate", "-V"}}) {
+      Cli.Result r = Cli.run(args);
+      assertThat(r.code()).isZero();
+      assertThat(r.out()).matches("(?s)stowage \\d+\\.\\d+\\.\\d+.*\\nJava .*");
+    }
+  }
+
+  @Test
+  void failuresMapToTheirCodes() {
+    assertThat(Errors.report(new UnavailableException("down", null)).code())
+        .isEqualTo(ExitCode.FAILURE);
+    assertThat(Errors.report(new UncheckedIOException(new NoSuchFileException("x"))))
+        .isEqualTo(new Errors.Report(ExitCode.USAGE, "no such file: x"));
+    Errors.Report bug = Errors.report(new NullPointerException("oops\nsecond line"));
+    assertThat(bug.code()).isEqualTo(ExitCode.INTERNAL);
+    assertThat(bug.message()).isEqualTo("unexpected error: java.lang.NullPointerException: oops");
+  }
+}
