@@ -47,7 +47,7 @@ final class Pager {
   record Fetched(List<Item> items, List<Position> positions, List<StoredItem> stored) {}
 
   CursorState startState(Query q) {
-    QueryPlan plan = QueryPlan.of(t.spec, q);
+    QueryPlan plan = QueryPlan.of(t.spec, q, t.shared.driver.limits());
     ConditionEvaluator.validate(q.filter().orElse(null), t.spec, "a filter");
     if (plan.index() != null
         && q.consistentRead()
@@ -181,7 +181,7 @@ final class Pager {
    */
   Fetched fetch(CursorState st, int want, Set<String> projection) {
     Query q = st.query();
-    QueryPlan plan = QueryPlan.of(t.spec, q);
+    QueryPlan plan = QueryPlan.of(t.spec, q, t.shared.driver.limits());
     boolean readDescending = !st.towardAfter();
     String indexName = plan.index() == null ? null : plan.index().name();
     Set<String> needed = needed(q.filter().orElse(null), projection, plan.index());
@@ -189,7 +189,7 @@ final class Pager {
     List<Position> positions = new ArrayList<>();
     List<StoredItem> storedOut = new ArrayList<>();
     Position cursor = st.anchor();
-    if (cursor != null && st.anchorInclusive()) {
+    if (cursor != null && st.anchorInclusive() && !plan.matchesNothing()) {
       anchorItem(plan, cursor)
           .ifPresent(
               s ->
@@ -204,7 +204,7 @@ final class Pager {
                       positions,
                       storedOut));
     }
-    boolean more = true;
+    boolean more = !plan.matchesNothing();
     while (items.size() < want && more) {
       int ask = Math.min(1000, Math.max(want - items.size(), q.filter().isPresent() ? 100 : 1));
       DriverQuery dq =
@@ -342,6 +342,9 @@ final class Pager {
       for (int i = 0; i < r.items().size() && items.size() < want; i++) {
         Key key = t.spec.keySchema().keyOf(r.items().get(i).item());
         cursor = key;
+        if (restored.get(i) == null) {
+          continue; // deleted while the page was read
+        }
         Item decoded = t.form.decode(restored.get(i), key, needed);
         if (scan.filter() != null && !ConditionEvaluator.test(scan.filter(), decoded)) {
           continue;
