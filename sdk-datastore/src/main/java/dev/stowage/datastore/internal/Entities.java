@@ -21,9 +21,10 @@ import java.util.Set;
 
 /**
  * Maps Stowage items to Datastore entities and back: a table is a kind, a namespace the native
- * namespace, the key name comes from {@link KeyNames}. Every property is excluded from indexes
- * except the synthesized index attributes; the version token lives in the property {@value #TOKEN}.
- * Thread-safe.
+ * namespace, the key name comes from {@link KeyNames}. Every property Stowage types is excluded
+ * from indexes except the synthesized index attributes; a property replacing one stored before
+ * keeps its native type and index flag where {@link Values} can; the version token lives in the
+ * property {@value #TOKEN}. Thread-safe.
  */
 public final class Entities {
   /** The property holding the version token; stripped from items on read. */
