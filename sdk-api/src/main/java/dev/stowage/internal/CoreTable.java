@@ -523,6 +523,7 @@ final class CoreTable implements Table {
         .gracePeriod(gracePeriod)
         .dryRun(dryRun)
         .clock(shared.clock)
+        .retryPolicy(shared.retrier.policy())
         .build()
         .run();
   }

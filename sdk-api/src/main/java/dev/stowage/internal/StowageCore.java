@@ -7,6 +7,7 @@ import dev.stowage.Table;
 import dev.stowage.TableSpec;
 import dev.stowage.codec.Codecs;
 import dev.stowage.overflow.BlobStore;
+import dev.stowage.overflow.internal.RetryingBlobs;
 import dev.stowage.spi.IndexLayout;
 import dev.stowage.spi.StorageDriver;
 import dev.stowage.spi.TableLayout;
@@ -47,11 +48,11 @@ public final class StowageCore {
         Clock clock) {
       this.driver = driver;
       this.blobStore = blobStore;
-      this.overflow = Overflows.handler(blobStore);
+      this.retrier = new Retrier(retryPolicy, metrics);
+      this.overflow = Overflows.handler(blobStore, retrier);
       this.codecs = codecs == null ? Codecs.defaults() : codecs;
       this.sealer = new CursorSealer(cursorAead, clock);
       this.cursorTtl = cursorTtl;
-      this.retrier = new Retrier(retryPolicy, metrics);
       this.clock = clock;
     }
   }
@@ -125,8 +126,9 @@ public final class StowageCore {
     shared.retrier.run(() -> shared.driver.dropTable(ref));
     shared.ensured.remove(ref);
     if (shared.blobStore != null) {
-      try (var blobs = shared.blobStore.list(Overflows.blobPrefix(ref))) {
-        shared.blobStore.deleteAll(blobs.map(BlobStore.BlobInfo::key).toList());
+      RetryingBlobs blobs = new RetryingBlobs(shared.blobStore, shared.retrier);
+      try (var listed = blobs.list(Overflows.blobPrefix(ref))) {
+        blobs.deleteAll(listed.map(BlobStore.BlobInfo::key).toList());
       }
     }
   }
