@@ -1,9 +1,9 @@
 package dev.stowage;
 
 /**
- * A page cursor was rejected. {@link #reason()} says why: it was altered or truncated, it has
- * expired, or it belongs to another namespace, table or cursor key. No data is read for a rejected
- * cursor.
+ * A page cursor or job resume token was rejected. {@link #reason()} says why: it was altered or
+ * truncated, it has expired, it belongs to another namespace, table or cursor key, or it is a token
+ * of another kind than the call takes. No data is read for a rejected cursor.
  */
 public final class InvalidCursorException extends StowageException {
   private static final long serialVersionUID = 1L;
@@ -19,7 +19,13 @@ public final class InvalidCursorException extends StowageException {
     /** It was issued in another namespace. */
     WRONG_NAMESPACE,
     /** It was issued for another table. */
-    WRONG_TABLE
+    WRONG_TABLE,
+    /**
+     * It is a token of another kind than the call takes: a delete-job or maintenance-job resume
+     * token given as a page cursor, or the reverse. The message names what it is and where it
+     * belongs.
+     */
+    WRONG_KIND
   }
 
   private final Reason reason;

@@ -481,8 +481,9 @@ final class CoreTable implements Table {
 
   @Override
   public DeleteJob resumeDelete(String resumeToken, DeleteJob.Options options) {
-    CursorState state = shared.sealer.open(resumeToken, ref.namespace(), ref.table());
-    if (state.query() == null || state.job() != CursorState.DELETE) {
+    CursorState state =
+        shared.sealer.open(resumeToken, ref.namespace(), ref.table(), CursorState.DELETE);
+    if (state.query() == null) {
       throw new dev.stowage.InvalidCursorException(
           dev.stowage.InvalidCursorException.Reason.MALFORMED, "token is not a delete-job token");
     }
@@ -501,9 +502,10 @@ final class CoreTable implements Table {
 
   @Override
   public MaintenanceJob resumeMaintenance(String resumeToken, MaintenanceJob.Options options) {
-    CursorState state = shared.sealer.open(resumeToken, ref.namespace(), ref.table());
-    if (state.scan() == null
-        || (state.job() != CursorState.BACKFILL && state.job() != CursorState.REENCRYPT)) {
+    CursorState state =
+        shared.sealer.open(
+            resumeToken, ref.namespace(), ref.table(), CursorState.BACKFILL, CursorState.REENCRYPT);
+    if (state.scan() == null) {
       throw new dev.stowage.InvalidCursorException(
           dev.stowage.InvalidCursorException.Reason.MALFORMED,
           "token is not a maintenance-job token");

@@ -94,4 +94,55 @@ public final class CursorSealer {
     }
     return s;
   }
+
+  /**
+   * Opens a token issued for {@code table} in {@code namespace} that must be of one of the {@code
+   * accepted} kinds ({@link CursorState#PAGE}, {@link CursorState#DELETE}, {@link
+   * CursorState#BACKFILL}, {@link CursorState#REENCRYPT}).
+   *
+   * @throws InvalidCursorException with {@link Reason#WRONG_KIND} naming what the token is and
+   *     where it belongs, or another reason from {@link #open(String, String, String)}
+   */
+  public CursorState open(String cursor, String namespace, String table, int... accepted) {
+    CursorState s = open(cursor, namespace, table);
+    for (int kind : accepted) {
+      if (s.job() == kind) {
+        return s;
+      }
+    }
+    throw new InvalidCursorException(
+        Reason.WRONG_KIND,
+        "this is "
+            + kindName(s.job())
+            + ", not "
+            + (accepted[0] == CursorState.BACKFILL || accepted[0] == CursorState.REENCRYPT
+                ? "a maintenance-job resume token"
+                : kindName(accepted[0]))
+            + ": pass it to "
+            + takenBy(s.job()));
+  }
+
+  private static String kindName(int job) {
+    switch (job) {
+      case CursorState.PAGE:
+        return "a page cursor";
+      case CursorState.DELETE:
+        return "a delete-job resume token";
+      case CursorState.BACKFILL:
+        return "an index-backfill resume token";
+      default:
+        return "a re-encryption resume token";
+    }
+  }
+
+  private static String takenBy(int job) {
+    switch (job) {
+      case CursorState.PAGE:
+        return "Table.page";
+      case CursorState.DELETE:
+        return "Table.resumeDelete";
+      default:
+        return "Table.resumeMaintenance";
+    }
+  }
 }

@@ -81,7 +81,8 @@ final class Pager {
   }
 
   Page page(String cursor) {
-    CursorState s = t.shared.sealer.open(cursor, t.ref.namespace(), t.ref.table());
+    CursorState s =
+        t.shared.sealer.open(cursor, t.ref.namespace(), t.ref.table(), CursorState.PAGE);
     return s.query() != null ? run(s) : runScan(s);
   }
 

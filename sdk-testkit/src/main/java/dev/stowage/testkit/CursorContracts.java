@@ -10,13 +10,16 @@ import com.google.crypto.tink.KeysetHandle;
 import com.google.crypto.tink.RegistryConfiguration;
 import com.google.crypto.tink.aead.AeadConfig;
 import com.google.crypto.tink.aead.PredefinedAeadParameters;
+import dev.stowage.DeleteJob;
 import dev.stowage.InvalidCursorException;
 import dev.stowage.InvalidCursorException.Reason;
+import dev.stowage.MaintenanceJob;
 import dev.stowage.Stowage;
 import dev.stowage.Table;
 import dev.stowage.item.Item;
 import dev.stowage.query.Page;
 import dev.stowage.query.Query;
+import dev.stowage.query.Scan;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
@@ -134,6 +137,57 @@ abstract class CursorContracts extends Contract {
     assertThat(reasonOf(inB, fromA)).isEqualTo(Reason.WRONG_NAMESPACE);
     assertThat(reasonOf(otherTable, fromA)).isEqualTo(Reason.WRONG_TABLE);
     assertThat(inB.page(cursorOf(inB)).items()).hasSize(3);
+  }
+
+  private static InvalidCursorException rejected(Runnable call) {
+    InvalidCursorException e = catchThrowableOfType(InvalidCursorException.class, call::run);
+    assertThat(e).as("the token must be rejected").isNotNull();
+    assertThat(e.retryable()).isFalse();
+    return e;
+  }
+
+  @Test
+  void tokensOfOneKindAreRefusedWhereAnotherIsExpected() {
+    Table t = fill(table(pnSpec("kinds")));
+    Query q = Query.partition("customer-7f3a9").limit(3).build();
+    String page = cursorOf(t);
+    String scanPage = t.scan(new Scan(3, null, null, true)).after().orElseThrow();
+    DeleteJob.Options dryRun = new DeleteJob.Options(0, 3, true, null);
+    List<String> deleteTokens = new ArrayList<>();
+    t.deleteWhere(q, new DeleteJob.Options(0, 3, true, p -> deleteTokens.add(p.resumeToken())))
+        .run();
+    String deleteToken = deleteTokens.get(0);
+    MaintenanceJob.Options small = new MaintenanceJob.Options(0, 3, true, null);
+    List<String> maintenanceTokens = new ArrayList<>();
+    t.backfillIndexes(
+            new MaintenanceJob.Options(0, 3, true, p -> maintenanceTokens.add(p.resumeToken())))
+        .run();
+    String maintenanceToken = maintenanceTokens.get(0);
+
+    InvalidCursorException e = rejected(() -> t.page(deleteToken));
+    assertThat(e.reason()).isEqualTo(Reason.WRONG_KIND);
+    assertThat(e.getMessage()).contains("delete-job").contains("resumeDelete");
+    e = rejected(() -> t.page(maintenanceToken));
+    assertThat(e.reason()).isEqualTo(Reason.WRONG_KIND);
+    assertThat(e.getMessage()).contains("resumeMaintenance");
+    for (String cursor : List.of(page, scanPage)) {
+      e = rejected(() -> t.resumeDelete(cursor, dryRun));
+      assertThat(e.reason()).isEqualTo(Reason.WRONG_KIND);
+      assertThat(e.getMessage()).contains("page cursor").contains("Table.page");
+      assertThat(rejected(() -> t.resumeMaintenance(cursor, small)).reason())
+          .isEqualTo(Reason.WRONG_KIND);
+    }
+    assertThat(rejected(() -> t.resumeDelete(maintenanceToken, dryRun)).reason())
+        .isEqualTo(Reason.WRONG_KIND);
+    assertThat(rejected(() -> t.resumeMaintenance(deleteToken, small)).reason())
+        .isEqualTo(Reason.WRONG_KIND);
+
+    // Each kind still works where it belongs.
+    assertThat(t.page(page).items()).hasSize(3);
+    assertThat(t.page(scanPage).items()).hasSize(3);
+    assertThat(t.resumeDelete(deleteToken, dryRun).run().done()).isTrue();
+    assertThat(t.resumeMaintenance(maintenanceToken, small).run().done()).isTrue();
+    assertThat(t.queryAll(q).toList()).as("dry runs deleted nothing").hasSize(10);
   }
 
   @Test
