@@ -2,8 +2,9 @@ package dev.stowage;
 
 /**
  * A page cursor or job resume token was rejected. {@link #reason()} says why: it was altered or
- * truncated, it has expired, it belongs to another namespace, table or cursor key, or it is a token
- * of another kind than the call takes. No data is read for a rejected cursor.
+ * truncated, it has expired, it belongs to another namespace, table or cursor key, it is a token of
+ * another kind than the call takes, or the index it reads was redefined. No data is read for a
+ * rejected cursor.
  */
 public final class InvalidCursorException extends StowageException {
   private static final long serialVersionUID = 1L;
@@ -25,7 +26,12 @@ public final class InvalidCursorException extends StowageException {
      * token given as a page cursor, or the reverse. The message names what it is and where it
      * belongs.
      */
-    WRONG_KIND
+    WRONG_KIND,
+    /**
+     * It continues an index query, and the index was redefined (other partition or sort attributes)
+     * or removed since it was issued: its position and matches belong to the old definition.
+     */
+    INDEX_CHANGED
   }
 
   private final Reason reason;

@@ -487,6 +487,7 @@ final class CoreTable implements Table {
       throw new dev.stowage.InvalidCursorException(
           dev.stowage.InvalidCursorException.Reason.MALFORMED, "token is not a delete-job token");
     }
+    Pager.requireSameIndex(this, state);
     return new DeleteJobRunner(this, state, options);
   }
 

@@ -53,7 +53,7 @@ record QueryPlan(IndexSpec index, IndexLayout layout, KeyValue partition, KeyRan
                 + " partition value(s), not "
                 + q.partitionValues().size());
       }
-      KeyValue partition = TupleEncoding.binary(q.partitionValues());
+      KeyValue partition = IndexValues.partition(index, q.partitionValues());
       KeyRange range = KeyRange.ALL;
       if (q.sort().isPresent()) {
         SortCondition s = q.sort().get();

@@ -59,7 +59,7 @@ final class StoredForm {
       List<KeyValue> p = indexValues(user, index, index.partitionAttributes());
       List<KeyValue> s = indexValues(user, index, index.sortAttributes());
       if (p != null && s != null) {
-        var pv = TupleEncoding.binary(p);
+        var pv = IndexValues.partition(index, p);
         var sv = TupleEncoding.binary(s);
         if (pv.value().size() > limits.maxIndexedValueBytes()
             || sv.value().size() > limits.maxIndexedValueBytes()) {
