@@ -13,8 +13,18 @@ public final class InvalidCursorException extends StowageException {
   public enum Reason {
     /** Not a cursor at all: bad encoding, wrong length. */
     MALFORMED,
-    /** Its authentication failed: altered, truncated, or sealed with another cursor key. */
+    /**
+     * Its authentication failed: altered or truncated (or, with an opaque {@code cursorAead},
+     * sealed under a key it does not hold).
+     */
     TAMPERED,
+    /**
+     * It was sealed under a cursor key this store does not hold: it comes from an application
+     * instance configured with other keys, or from before a restart when the store uses a
+     * per-process key (no cursor keyset or codec keyset configured), or its key was removed. The
+     * message says which keys this store uses and how to share them.
+     */
+    UNKNOWN_KEY,
     /** Its expiry has passed. */
     EXPIRED,
     /** It was issued in another namespace. */

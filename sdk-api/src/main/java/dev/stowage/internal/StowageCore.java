@@ -1,6 +1,5 @@
 package dev.stowage.internal;
 
-import com.google.crypto.tink.Aead;
 import dev.stowage.RetryPolicy;
 import dev.stowage.Stowage;
 import dev.stowage.Table;
@@ -42,7 +41,7 @@ public final class StowageCore {
         StorageDriver driver,
         BlobStore blobStore,
         Codecs codecs,
-        Aead cursorAead,
+        CursorKeys cursorKeys,
         Duration cursorTtl,
         RetryPolicy retryPolicy,
         Clock clock) {
@@ -51,7 +50,7 @@ public final class StowageCore {
       this.retrier = new Retrier(retryPolicy, metrics);
       this.overflow = Overflows.handler(blobStore, retrier);
       this.codecs = codecs == null ? Codecs.defaults() : codecs;
-      this.sealer = new CursorSealer(cursorAead, clock);
+      this.sealer = new CursorSealer(cursorKeys, clock);
       this.cursorTtl = cursorTtl;
       this.clock = clock;
     }
@@ -74,13 +73,13 @@ public final class StowageCore {
       StorageDriver driver,
       BlobStore blobStore,
       Codecs codecs,
-      Aead cursorAead,
+      CursorKeys cursorKeys,
       Duration cursorTtl,
       String namespace,
       RetryPolicy retryPolicy,
       Clock clock) {
     return new StowageCore(
-        new Shared(driver, blobStore, codecs, cursorAead, cursorTtl, retryPolicy, clock),
+        new Shared(driver, blobStore, codecs, cursorKeys, cursorTtl, retryPolicy, clock),
         namespace);
   }
 
