@@ -155,7 +155,8 @@ public final class CursorKeys {
       try {
         AeadConfig.register();
         return ofKeyset(
-            KeysetHandle.generateNew(PredefinedAeadParameters.AES256_GCM),
+            KeysetHandle.generateNew(
+                PredefinedAeadParameters.AES256_GCM, RegistryConfiguration.get()),
             "a random key generated for this process, because no cursor keyset and no codec"
                 + " keyset are configured");
       } catch (GeneralSecurityException e) {

@@ -116,7 +116,8 @@ abstract class CursorContracts extends Contract {
   static KeysetHandle newKeyset() {
     try {
       AeadConfig.register();
-      return KeysetHandle.generateNew(PredefinedAeadParameters.AES256_GCM);
+      return KeysetHandle.generateNew(
+          PredefinedAeadParameters.AES256_GCM, RegistryConfiguration.get());
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
     }
