@@ -1,6 +1,7 @@
 package dev.stowage.internal;
 
 import dev.stowage.IndexSpec;
+import dev.stowage.InvalidCursorException;
 import dev.stowage.UnsupportedCapabilityException;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
@@ -68,7 +69,39 @@ final class Pager {
         0,
         0,
         0,
-        CursorState.PAGE);
+        CursorState.PAGE,
+        plan.index() == null ? null : IndexValues.fingerprint(plan.index()));
+  }
+
+  /**
+   * Refuses a query cursor or delete-job token whose index was redefined since it was issued: its
+   * positions belong to the old definition's order, and its query would now match other items.
+   */
+  static void requireSameIndex(CoreTable t, CursorState s) {
+    if (s.query() == null || s.query().index().isEmpty()) {
+      return;
+    }
+    String name = s.query().index().get();
+    IndexSpec index = t.spec.index(name).orElse(null);
+    Integer now = index == null ? null : IndexValues.fingerprint(index);
+    if (now == null || !now.equals(s.indexFingerprint())) {
+      throw new InvalidCursorException(
+          InvalidCursorException.Reason.INDEX_CHANGED,
+          "index '"
+              + name
+              + "' of table '"
+              + t.ref.table()
+              + "' "
+              + (index == null
+                  ? "no longer exists"
+                  : "was redefined (now partitioned by "
+                      + index.partitionAttributes()
+                      + ", sorted by "
+                      + index.sortAttributes()
+                      + ")")
+              + " since this cursor was issued: start the query again"
+              + (index == null ? "" : ", after backfilling the index"));
+    }
   }
 
   private long expiry() {
@@ -80,7 +113,9 @@ final class Pager {
   }
 
   Page page(String cursor) {
-    CursorState s = t.shared.sealer.open(cursor, t.ref.namespace(), t.ref.table());
+    CursorState s =
+        t.shared.sealer.open(cursor, t.ref.namespace(), t.ref.table(), CursorState.PAGE);
+    requireSameIndex(t, s);
     return s.query() != null ? run(s) : runScan(s);
   }
 
@@ -99,7 +134,8 @@ final class Pager {
             0,
             0,
             0,
-            CursorState.PAGE));
+            CursorState.PAGE,
+            null));
   }
 
   Stream<Item> all(Query q) {

@@ -114,7 +114,7 @@ record QueryPlan(
                 + " partition value(s), not "
                 + q.partitionValues().size());
       }
-      KeyValue partition = TupleEncoding.binary(q.partitionValues());
+      KeyValue partition = IndexValues.partition(index, q.partitionValues());
       KeyRange range = KeyRange.ALL;
       if (q.sort().isPresent()) {
         SortCondition s = q.sort().get();

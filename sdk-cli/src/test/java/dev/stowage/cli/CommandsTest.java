@@ -157,7 +157,7 @@ class CommandsTest {
     String[] token = {null};
     try (Stowage store =
         Stowage.builder(Backends.driver(StoreLocation.parse(STORE)))
-            .cursorAead(CursorKeys.load(null))
+            .cursorKeys(CursorKeys.load(null))
             .build()) {
       Table t =
           store.table(

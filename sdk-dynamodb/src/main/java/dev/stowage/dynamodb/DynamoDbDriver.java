@@ -77,7 +77,7 @@ public final class DynamoDbDriver implements StorageDriver {
   public static final long MAX_ITEM_BYTES = 409_600;
 
   /**
-   * The limit reported for indexed values: 1020 bytes, so that the synthesized index value holding
+   * The limit reported for indexed values: 1015 bytes, so that the synthesized index value holding
    * them (at most {@link DriverLimits#INDEX_VALUE_OVERHEAD} bytes more) fits 1024 bytes, DynamoDB's
    * limit for a GSI sort key (GSI partition keys may hold 2048). The core refuses larger index
    * values with {@link dev.stowage.ItemTooLargeException} before anything is written.
