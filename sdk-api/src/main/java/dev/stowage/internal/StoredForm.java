@@ -27,13 +27,13 @@ import java.util.Set;
  */
 final class StoredForm {
   /** Reserved attribute listing the request ids recently applied to an item. */
-  static final String REQUEST_IDS = "__rq";
+  static final String REQUEST_IDS = "stowage:rq";
 
   /**
    * Reserved attribute holding the id of the compare-and-set write that stored this version, so a
    * retry after a lost response can tell its own landed write from someone else's.
    */
-  static final String WRITE_ID = "__w";
+  static final String WRITE_ID = "stowage:w";
 
   private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
 

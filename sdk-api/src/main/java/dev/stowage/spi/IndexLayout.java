@@ -18,9 +18,16 @@ import dev.stowage.IndexSpec;
 public record IndexLayout(
     String name, String partitionAttribute, String sortAttribute, IndexSpec.Projection projection) {
 
+  /** Prefix of the synthesized attributes: {@code stowage:ix:<index>:p} and {@code …:s}. */
+  public static final String ATTRIBUTE_PREFIX =
+      dev.stowage.item.AttributeNames.RESERVED_PREFIX + "ix:";
+
   /** The layout Stowage's core uses for an index spec. */
   public static IndexLayout of(IndexSpec spec) {
     return new IndexLayout(
-        spec.name(), "__ix_" + spec.name() + "_p", "__ix_" + spec.name() + "_s", spec.projection());
+        spec.name(),
+        ATTRIBUTE_PREFIX + spec.name() + ":p",
+        ATTRIBUTE_PREFIX + spec.name() + ":s",
+        spec.projection());
   }
 }

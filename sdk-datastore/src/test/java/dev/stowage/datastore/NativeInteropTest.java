@@ -201,7 +201,7 @@ class NativeInteropTest {
   /** The properties of the stored entity, without Stowage's token. */
   private static Map<String, Value<?>> nativeProperties(String id) {
     Map<String, Value<?>> out = new LinkedHashMap<>(DS.get(nativeKey(id)).getProperties());
-    out.remove("__tok");
+    out.remove("stowage:tok");
     return out;
   }
 
@@ -220,7 +220,7 @@ class NativeInteropTest {
     DS.put(nativePlace("put"));
     Map<String, Value<?>> before = nativeProperties("put");
     table.put(table.get(Key.of("put")).orElseThrow());
-    assertThat(DS.get(nativeKey("put")).contains("__tok")).isTrue();
+    assertThat(DS.get(nativeKey("put")).contains("stowage:tok")).isTrue();
     assertThat(nativeProperties("put")).isEqualTo(before);
   }
 

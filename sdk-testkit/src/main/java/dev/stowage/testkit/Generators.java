@@ -260,7 +260,7 @@ public final class Generators {
 
   /**
    * Valid user attribute names: 1 to 20 code points, no control characters, not starting with the
-   * reserved prefix {@code __}.
+   * reserved prefix {@code stowage:}.
    */
   public static Arbitrary<String> attributeNames() {
     return printableCodePoints()
@@ -273,7 +273,7 @@ public final class Generators {
               cps.forEach(sb::appendCodePoint);
               return sb.toString();
             })
-        .filter(n -> !n.startsWith("__"));
+        .filter(n -> !dev.stowage.item.AttributeNames.isReserved(n));
   }
 
   /** Items of 0 to 12 attributes of any type, without key attributes. */

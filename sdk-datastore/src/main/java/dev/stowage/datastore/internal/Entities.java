@@ -29,7 +29,7 @@ import java.util.Set;
  */
 public final class Entities {
   /** The property holding the version token; stripped from items on read. */
-  public static final String TOKEN = "__tok";
+  public static final String TOKEN = "stowage:tok";
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -83,12 +83,17 @@ public final class Entities {
     for (Map.Entry<String, AttributeValue> e : item.attributes().entrySet()) {
       String name = e.getKey();
       AttributeValue v = e.getValue();
+      // Datastore refuses names matching __.*__, which are valid attribute names: they are stored
+      // escaped, as map keys are (Values.propertyName); every other name is its own property.
+      String property = Values.propertyName(name);
       if (indexed.contains(name) && v instanceof AttributeValue.BinaryValue bin) {
-        b.set(name, Values.indexedBlob(bin.value()));
-      } else if (previous != null && previous.contains(name) && !AttributeNames.isReserved(name)) {
-        b.set(name, values.toDatastore(v, previous.getValue(name)));
+        b.set(property, Values.indexedBlob(bin.value()));
+      } else if (previous != null
+          && previous.contains(property)
+          && !AttributeNames.isReserved(name)) {
+        b.set(property, values.toDatastore(v, previous.getValue(property)));
       } else {
-        b.set(name, values.toDatastore(v));
+        b.set(property, values.toDatastore(v));
       }
     }
     b.set(TOKEN, StringValue.newBuilder(token).setExcludeFromIndexes(true).build());
@@ -104,7 +109,7 @@ public final class Entities {
       if (name.equals(TOKEN)) {
         token = (String) v.get();
       } else {
-        attrs.put(name, values.fromDatastore(v));
+        attrs.put(Values.mapKey(name), values.fromDatastore(v));
       }
     }
     return new StoredItem(ItemAccess.ofStored(attrs), token);

@@ -55,7 +55,7 @@ class ExpressionsTest {
         .isEqualTo(
             "SET #n0 = :v0, #n4 = list_append(if_not_exists(#n4, :v3), :v4), #n5 = :v5"
                 + " REMOVE #n1 ADD #n2 :v1 DELETE #n3 :v2");
-    assertThat(ex.attributeNames()).containsEntry("#n5", "__tok");
+    assertThat(ex.attributeNames()).containsEntry("#n5", "stowage:tok");
   }
 
   @Test
