@@ -25,6 +25,7 @@ import dev.stowage.Stowage;
 import dev.stowage.Table;
 import dev.stowage.TableSpec;
 import dev.stowage.datastore.internal.KeyNames;
+import dev.stowage.item.AttributeNames;
 import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
@@ -198,10 +199,10 @@ class NativeInteropTest {
         .build();
   }
 
-  /** The properties of the stored entity, without Stowage's token. */
+  /** The properties of the stored entity, without Stowage's own (token, write id). */
   private static Map<String, Value<?>> nativeProperties(String id) {
     Map<String, Value<?>> out = new LinkedHashMap<>(DS.get(nativeKey(id)).getProperties());
-    out.remove("stowage:tok");
+    out.keySet().removeIf(AttributeNames::isReserved);
     return out;
   }
 

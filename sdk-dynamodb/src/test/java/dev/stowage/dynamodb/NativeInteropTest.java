@@ -221,7 +221,7 @@ class NativeInteropTest {
     Map<String, Object> out = new LinkedHashMap<>();
     item.forEach(
         (k, v) -> {
-          if (!k.equals("stowage:tok")) {
+          if (!dev.stowage.item.AttributeNames.isReserved(k)) {
             out.put(k, comparable(v));
           }
         });
