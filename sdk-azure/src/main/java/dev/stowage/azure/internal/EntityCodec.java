@@ -10,6 +10,7 @@ import dev.stowage.item.AttributeValue.StringValue;
 import dev.stowage.item.Bytes;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
+import dev.stowage.spi.NativeDoubles;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.DateTimeException;
@@ -126,10 +127,10 @@ public final class EntityCodec {
       }
     } else if (stored instanceof Double) {
       if (value instanceof NumberValue n) {
-        return Doubles.exact(n.value());
+        return NativeDoubles.exact(n.value());
       }
       if (value instanceof StringValue s) {
-        return Doubles.fromText(s.value());
+        return NativeDoubles.fromText(s.value());
       }
     } else if (stored instanceof OffsetDateTime && value instanceof StringValue s) {
       return dateTime(s.value());
@@ -162,7 +163,7 @@ public final class EntityCodec {
       } else {
         // Only numbers with a fraction: an integral double travels as a JSON integer, which
         // readers (Azurite among them) take for Int32 or Int64.
-        return Doubles.exact(n.value());
+        return NativeDoubles.exact(n.value());
       }
     }
     return null;
@@ -215,8 +216,8 @@ public final class EntityCodec {
       return AttributeValue.of(i.longValue());
     }
     if (v instanceof Double d) {
-      NumberValue n = Doubles.number(d);
-      return n != null ? n : AttributeValue.of(Doubles.text(d));
+      NumberValue n = NativeDoubles.number(d);
+      return n != null ? n : AttributeValue.of(NativeDoubles.text(d));
     }
     if (v instanceof OffsetDateTime t) {
       return AttributeValue.of(dateTimeText(t));

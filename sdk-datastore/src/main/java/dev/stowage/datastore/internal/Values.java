@@ -20,6 +20,7 @@ import com.google.cloud.datastore.ValueType;
 import dev.stowage.InvalidRequestException;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;
+import dev.stowage.spi.NativeDoubles;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -207,9 +208,9 @@ public final class Values {
         {
           Double d = null;
           if (v instanceof AttributeValue.NumberValue n) {
-            d = Doubles.exact(n.value());
+            d = NativeDoubles.exact(n.value());
           } else if (v instanceof AttributeValue.StringValue s) {
-            d = Doubles.fromText(s.value());
+            d = NativeDoubles.fromText(s.value());
           }
           return d == null ? null : like(template, d, 0);
         }
@@ -296,7 +297,7 @@ public final class Values {
     if (fitsLong(n)) {
       return LongValue.newBuilder(n.longValueExact()).setExcludeFromIndexes(true).build();
     }
-    Double d = Doubles.exact(n);
+    Double d = NativeDoubles.exact(n);
     if (d != null) {
       return DoubleValue.newBuilder(d).setExcludeFromIndexes(true).build();
     }
@@ -336,8 +337,8 @@ public final class Values {
       case NULL -> AttributeValue.nullValue();
       case DOUBLE -> {
         double d = (Double) v.get();
-        AttributeValue.NumberValue n = Doubles.number(d);
-        yield n != null ? n : AttributeValue.of(Doubles.text(d));
+        AttributeValue.NumberValue n = NativeDoubles.number(d);
+        yield n != null ? n : AttributeValue.of(NativeDoubles.text(d));
       }
       case TIMESTAMP -> AttributeValue.of(timestampText((Timestamp) v.get()));
       case LAT_LNG -> {
@@ -396,8 +397,8 @@ public final class Values {
   }
 
   private static AttributeValue coordinate(double d) {
-    AttributeValue.NumberValue n = Doubles.number(d);
-    return n != null ? n : AttributeValue.of(Doubles.text(d));
+    AttributeValue.NumberValue n = NativeDoubles.number(d);
+    return n != null ? n : AttributeValue.of(NativeDoubles.text(d));
   }
 
   /** The point of a map holding exactly a latitude and a longitude that doubles hold exactly. */
@@ -407,8 +408,8 @@ public final class Values {
         || !(m.values().get(LONGITUDE) instanceof AttributeValue.NumberValue lng)) {
       return null;
     }
-    Double la = Doubles.exact(lat.value());
-    Double lo = Doubles.exact(lng.value());
+    Double la = NativeDoubles.exact(lat.value());
+    Double lo = NativeDoubles.exact(lng.value());
     if (la == null || lo == null || Math.abs(la) > 90 || Math.abs(lo) > 180) {
       return null;
     }

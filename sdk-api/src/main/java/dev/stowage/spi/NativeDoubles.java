@@ -1,4 +1,4 @@
-package dev.stowage.azure.internal;
+package dev.stowage.spi;
 
 import dev.stowage.item.AttributeValue.NumberValue;
 import java.math.BigDecimal;
@@ -6,7 +6,8 @@ import java.math.MathContext;
 import java.math.RoundingMode;
 
 /**
- * The exact correspondence between doubles and Stowage values.
+ * The exact correspondence between a backend's native doubles and Stowage values, for drivers of
+ * backends that have a double type (Datastore, Azure Tables): one documented mapping everywhere.
  *
  * <p>A finite double reads as the decimal with the fewest significant digits (1 to 17) that
  * converts back to it, the one nearest to it (so {@code 0.1} reads as 0.1, not as the binary
@@ -16,11 +17,11 @@ import java.math.RoundingMode;
  * ({@code 1E+300}). A number is stored as a double only when it reads back as the same number; this
  * does not depend on the JDK's {@code Double.toString}.
  */
-public final class Doubles {
-  private Doubles() {}
+public final class NativeDoubles {
+  private NativeDoubles() {}
 
   /** The shortest decimal converting back to the finite {@code d}, nearest to it. */
-  static BigDecimal shortest(double d) {
+  public static BigDecimal shortest(double d) {
     if (d == 0) {
       return BigDecimal.ZERO;
     }
