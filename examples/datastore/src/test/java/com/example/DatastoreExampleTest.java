@@ -35,8 +35,8 @@ class DatastoreExampleTest {
 
     Page newest = notes.query(Query.partition("ada").descending().limit(2).build());
     assertEquals(List.of("note 3", "note 2"), newest.items().stream().map(n -> n.getString("text")).toList());
-    Page rest = notes.page(newest.after().orElseThrow());
-    assertEquals("note 1", rest.items().get(0).getString("text"));
+    Page older = notes.page(newest.before().orElseThrow()); // the cursor is all a client sends back
+    assertEquals("note 1", older.items().get(0).getString("text"));
   }
 
   @Test
