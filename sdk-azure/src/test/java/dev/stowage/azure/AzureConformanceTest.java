@@ -1,7 +1,9 @@
 package dev.stowage.azure;
 
+import dev.stowage.azure.blob.AzureBlobStore;
 import dev.stowage.overflow.BlobStore;
 import dev.stowage.spi.StorageDriver;
+import dev.stowage.test.Emulators;
 import dev.stowage.testkit.ConformanceKit;
 import dev.stowage.testkit.DriverFixture;
 import dev.stowage.testkit.Scale;
@@ -16,7 +18,7 @@ import dev.stowage.testkit.Scale;
 class AzureConformanceTest extends ConformanceKit {
   @Override
   protected DriverFixture createFixture() {
-    String conn = Azurite.get().connectionString();
+    String conn = Emulators.shared().azurite().connectionString();
     AzureTablesDriver driver = AzureTablesDriver.fromConnectionString(conn);
     AzureBlobStore blobs = AzureBlobStore.fromConnectionString(conn, "conformance", "kit/");
     return new DriverFixture() {

@@ -27,6 +27,7 @@ import dev.stowage.spi.TableRef;
 import dev.stowage.spi.TxOp;
 import dev.stowage.spi.WriteOp;
 import dev.stowage.spi.WriteResult;
+import dev.stowage.test.Emulators;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +48,8 @@ class AzureTablesDriverTest {
 
   @BeforeAll
   static void start() {
-    driver = AzureTablesDriver.fromConnectionString(Azurite.get().connectionString());
+    driver =
+        AzureTablesDriver.fromConnectionString(Emulators.shared().azurite().connectionString());
   }
 
   @AfterAll

@@ -25,6 +25,7 @@ import dev.stowage.spi.QueryResult;
 import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.WriteOp;
+import dev.stowage.test.Emulators;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,7 +56,7 @@ class IndexMaintenanceTest {
   static void start() {
     service =
         new TableServiceClientBuilder()
-            .connectionString(Azurite.get().connectionString())
+            .connectionString(Emulators.shared().azurite().connectionString())
             .retryOptions(new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1))))
             .buildClient();
     driver =

@@ -10,6 +10,7 @@ import dev.stowage.item.Item;
 import dev.stowage.spi.DriverLimits;
 import dev.stowage.spi.Expectation;
 import dev.stowage.spi.TableLayout;
+import dev.stowage.test.Emulators;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.IntFunction;
@@ -25,7 +26,8 @@ class LimitsTest {
 
   @BeforeAll
   static void start() {
-    driver = AzureTablesDriver.fromConnectionString(Azurite.get().connectionString());
+    driver =
+        AzureTablesDriver.fromConnectionString(Emulators.shared().azurite().connectionString());
     limits = driver.limits();
     table = Layouts.layout(KeySchema.of("pk", AttributeType.STRING, "sk", AttributeType.STRING));
     driver.ensureTable(table);
