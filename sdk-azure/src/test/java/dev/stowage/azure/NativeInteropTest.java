@@ -52,7 +52,7 @@ class NativeInteropTest {
 
   @BeforeAll
   static void setUp() {
-    String conn = Azurite.get().connectionString();
+    String conn = dev.stowage.test.Emulators.shared().azurite().connectionString();
     String namespace = "ni" + Long.toString(System.nanoTime() % 100_000, 36);
     stowage =
         Stowage.builder(AzureTablesDriver.fromConnectionString(conn)).namespace(namespace).build();

@@ -48,7 +48,7 @@ import org.junit.jupiter.api.Test;
  * it holds them; items Stowage writes read natively with the same names and natural types.
  */
 class NativeInteropTest {
-  private static final Datastore DS = Emulator.firestore().client();
+  private static final Datastore DS = dev.stowage.test.Emulators.shared().datastore().client();
   private static final String KIND = "places";
   private static Stowage stowage;
   private static Table table;

@@ -34,7 +34,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * same names and DynamoDB's own types.
  */
 class NativeInteropTest {
-  private static final DynamoDbClient SDK = Emulators.get().dynamo();
+  private static final DynamoDbClient SDK = dev.stowage.test.Emulators.shared().dynamoDb().client();
   private static final KeySchema KEYS =
       KeySchema.of("pk", AttributeType.STRING, "sk", AttributeType.STRING);
   private static Stowage stowage;
