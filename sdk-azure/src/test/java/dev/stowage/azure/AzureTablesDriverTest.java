@@ -104,7 +104,7 @@ class AzureTablesDriverTest {
     attrs.put("9starts with digit", AttributeValue.of("v"));
     attrs.put("PartitionKey", AttributeValue.of("not the key"));
     attrs.put("ünïcødé", AttributeValue.of(1));
-    attrs.put("__ovf", AttributeValue.of(new byte[] {9}));
+    attrs.put("stowage:ovf", AttributeValue.of(new byte[] {9}));
     attrs.put("x".repeat(200) + "..........", AttributeValue.of("long escaped name"));
     attrs.put("é".repeat(120), AttributeValue.list(AttributeValue.of("hashed name")));
     Item item = ItemAccess.ofStored(attrs);

@@ -96,8 +96,8 @@ class IndexMaintenanceTest {
     m.put("a", AttributeValue.of(a));
     m.put("b", AttributeValue.of(b));
     m.put("payload", AttributeValue.of(payload));
-    m.put("__ix_byA_p", AttributeValue.of(a.getBytes(StandardCharsets.UTF_8)));
-    m.put("__ix_byA_s", AttributeValue.of(b.getBytes(StandardCharsets.UTF_8)));
+    m.put("stowage:ix:byA:p", AttributeValue.of(a.getBytes(StandardCharsets.UTF_8)));
+    m.put("stowage:ix:byA:s", AttributeValue.of(b.getBytes(StandardCharsets.UTF_8)));
     return ItemAccess.ofStored(m);
   }
 
@@ -125,7 +125,8 @@ class IndexMaintenanceTest {
       }
       Item last = r.items().get(r.items().size() - 1).item();
       start =
-          new Position(SCHEMA.keyOf(last), last.get("__ix_byA_s") instanceof KeyValue k ? k : null);
+          new Position(
+              SCHEMA.keyOf(last), last.get("stowage:ix:byA:s") instanceof KeyValue k ? k : null);
     }
   }
 

@@ -128,8 +128,8 @@ class LimitsTest {
     Map<String, AttributeValue> m = new HashMap<>();
     m.put("pk", AttributeValue.of("p".repeat(limits.maxPartitionKeyBytes())));
     m.put("sk", AttributeValue.of("€".repeat(limits.maxSortKeyBytes() / 3)));
-    m.put("__ix_byA_p", AttributeValue.of(ix));
-    m.put("__ix_byA_s", AttributeValue.of(ix));
+    m.put("stowage:ix:byA:p", AttributeValue.of(ix));
+    m.put("stowage:ix:byA:s", AttributeValue.of(ix));
     Item item = ItemAccess.ofStored(m);
     driver.put(indexed, item, Expectation.ANY, false);
     var q =

@@ -91,16 +91,16 @@ class OverflowRoundTripTest {
     long before = blobCount();
     Item small = item("kb399", 399 * 1024);
     table.put(small);
-    assertThat(raw("kb399")).doesNotContainKey("__ovf");
+    assertThat(raw("kb399")).doesNotContainKey("stowage:ovf");
     assertThat(blobCount()).isEqualTo(before);
 
     Item over = item("kb401", 401 * 1024);
     table.put(over);
-    assertThat(raw("kb401")).containsKey("__ovf");
+    assertThat(raw("kb401")).containsKey("stowage:ovf");
 
     Item huge = item("mb5", 5 * 1024 * 1024);
     table.put(huge);
-    assertThat(raw("mb5")).containsKey("__ovf");
+    assertThat(raw("mb5")).containsKey("stowage:ovf");
     assertThat(blobCount()).isEqualTo(before + 2);
 
     for (Item i : List.of(small, over, huge)) {

@@ -78,7 +78,8 @@ class StowageEndToEndTest {
     assertThat(seen)
         .extracting(i -> i.getString("id"))
         .containsExactly("o24", "o18", "o12", "o06", "o00");
-    assertThat(seen).allSatisfy(i -> assertThat(i.names()).noneMatch(n -> n.startsWith("__")));
+    assertThat(seen)
+        .allSatisfy(i -> assertThat(i.names()).noneMatch(n -> n.startsWith("stowage:")));
   }
 
   @Test

@@ -331,7 +331,7 @@ public final class Migrator {
           > limits.maxAttributeBytes()) {
         return "attribute '" + e.getKey() + "' exceeds the target's per-attribute limit";
       }
-      if (e.getKey().startsWith("__ix_")
+      if (e.getKey().startsWith(dev.stowage.spi.IndexLayout.ATTRIBUTE_PREFIX)
           && indexedBytes(e.getValue()) > limits.maxIndexTupleBytes()) {
         return "index value '" + e.getKey() + "' exceeds the target's indexed-value limit";
       }

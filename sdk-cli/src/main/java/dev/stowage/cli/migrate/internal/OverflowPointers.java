@@ -9,7 +9,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Reads and rewrites the blob key of an overflow pointer ({@code __ovf}) following the stored
+ * Reads and rewrites the blob key of an overflow pointer ({@code stowage:ovf}) following the stored
  * format (docs/FORMAT-overflow.md, version 1): a version byte, then the blob key as a varint length
  * and UTF-8 bytes, then fields this class copies unchanged (size, SHA-256, moved names). Only the
  * key changes when a table is copied to another namespace or table name, because blob keys start
@@ -17,7 +17,7 @@ import java.nio.charset.StandardCharsets;
  */
 public final class OverflowPointers {
   /** The reserved attribute holding the pointer. */
-  public static final String ATTRIBUTE = "__ovf";
+  public static final String ATTRIBUTE = "stowage:ovf";
 
   private static final int VERSION = 1;
 
