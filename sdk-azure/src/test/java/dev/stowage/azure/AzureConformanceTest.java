@@ -10,7 +10,8 @@ import dev.stowage.testkit.Scale;
 
 /**
  * The whole conformance kit against Azurite: the Azure Tables driver with the Azure Blob store as
- * overflow target. Azurite runs as one child process per test JVM (see {@link Azurite}).
+ * overflow target. Azurite runs as one child process per test JVM (sdk-test's {@link
+ * dev.stowage.test.Azurite}).
  *
  * <p>Azurite answers a request in tens of milliseconds on a busy two-core machine, so the heavy
  * contracts run at their floors ({@link Scale}); every contract still runs.

@@ -20,6 +20,7 @@ import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.query.Update;
 import dev.stowage.spi.TableRef;
+import dev.stowage.test.Emulators;
 import java.math.BigDecimal;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -52,7 +53,7 @@ class NativeInteropTest {
 
   @BeforeAll
   static void setUp() {
-    String conn = dev.stowage.test.Emulators.shared().azurite().connectionString();
+    String conn = Emulators.shared().azurite().connectionString();
     String namespace = "ni" + Long.toString(System.nanoTime() % 100_000, 36);
     stowage =
         Stowage.builder(AzureTablesDriver.fromConnectionString(conn)).namespace(namespace).build();

@@ -31,6 +31,7 @@ import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.query.Update;
+import dev.stowage.test.Emulators;
 import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -48,7 +49,7 @@ import org.junit.jupiter.api.Test;
  * it holds them; items Stowage writes read natively with the same names and natural types.
  */
 class NativeInteropTest {
-  private static final Datastore DS = dev.stowage.test.Emulators.shared().datastore().client();
+  private static final Datastore DS = Emulators.shared().datastore().client();
   private static final String KIND = "places";
   private static Stowage stowage;
   private static Table table;

@@ -13,6 +13,7 @@ import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.query.Update;
 import dev.stowage.spi.TableRef;
+import dev.stowage.test.Emulators;
 import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -34,7 +35,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * same names and DynamoDB's own types.
  */
 class NativeInteropTest {
-  private static final DynamoDbClient SDK = dev.stowage.test.Emulators.shared().dynamoDb().client();
+  private static final DynamoDbClient SDK = Emulators.shared().dynamoDb().client();
   private static final KeySchema KEYS =
       KeySchema.of("pk", AttributeType.STRING, "sk", AttributeType.STRING);
   private static Stowage stowage;
