@@ -1,10 +1,9 @@
-/** The Azure Table Storage driver and the Azure Blob store for overflow. */
+/** The Azure Table Storage driver (the Azure Blob store for overflow is dev.stowage.azure.blob). */
 module dev.stowage.azure {
   requires transitive dev.stowage;
   requires org.slf4j;
-  // The driver and blob store take the application's own clients.
+  // The driver takes the application's own client.
   requires transitive com.azure.data.tables;
-  requires transitive com.azure.storage.blob;
   requires transitive com.azure.core;
 
   exports dev.stowage.azure;

@@ -8,6 +8,9 @@ module dev.stowage.cli {
   requires dev.stowage.dynamodb;
   requires dev.stowage.datastore;
   requires dev.stowage.azure;
+  requires dev.stowage.s3;
+  requires dev.stowage.gcs;
+  requires dev.stowage.azure.blob;
   requires info.picocli;
   requires com.fasterxml.jackson.core;
   requires org.slf4j;

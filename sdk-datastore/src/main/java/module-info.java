@@ -1,9 +1,10 @@
-/** The Google Cloud Datastore driver and the Cloud Storage blob store for overflow. */
+/**
+ * The Google Cloud Datastore driver (the Cloud Storage blob store for overflow is dev.stowage.gcs).
+ */
 module dev.stowage.datastore {
   requires transitive dev.stowage;
-  // The driver and blob store take the application's own clients.
+  // The driver takes the application's own client.
   requires transitive google.cloud.datastore;
-  requires transitive google.cloud.storage;
   requires transitive google.cloud.core;
   requires gax;
   requires google.cloud.core.http;

@@ -4,7 +4,6 @@ module dev.stowage.dynamodb {
   requires org.slf4j;
   // The drivers take the application's own SDK clients.
   requires transitive software.amazon.awssdk.services.dynamodb;
-  requires transitive software.amazon.awssdk.services.s3;
   requires transitive software.amazon.awssdk.core;
   requires transitive software.amazon.awssdk.regions;
   requires software.amazon.awssdk.awscore;

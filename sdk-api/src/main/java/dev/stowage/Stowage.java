@@ -1,7 +1,9 @@
 package dev.stowage;
 
 import com.google.crypto.tink.Aead;
+import com.google.crypto.tink.KeysetHandle;
 import dev.stowage.codec.Codecs;
+import dev.stowage.internal.CursorKeys;
 import dev.stowage.internal.ObservedBlobStore;
 import dev.stowage.internal.ObservedDriver;
 import dev.stowage.internal.StowageCore;
@@ -109,6 +111,7 @@ public final class Stowage implements AutoCloseable {
     BlobStore blobStore;
     Codecs codecs;
     Aead cursorAead;
+    KeysetHandle cursorKeys;
     Duration cursorTtl = Duration.ofHours(24);
     String namespace = "";
     RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
@@ -135,9 +138,32 @@ public final class Stowage implements AutoCloseable {
     }
 
     /**
-     * The AEAD that seals page cursors. Use a key shared by every instance that serves the same
-     * clients. Default: a fresh random key per {@link Stowage} instance (cursors then do not
-     * survive a restart).
+     * The Tink AEAD keyset (AES-256-GCM, for example) that seals page cursors and job resume
+     * tokens. Give every instance that serves the same clients the same keyset; to rotate, add a
+     * new primary key and keep the old one while its cursors are to stay valid. A cursor sealed
+     * under a key the keyset does not hold fails with {@link
+     * InvalidCursorException.Reason#UNKNOWN_KEY}.
+     *
+     * <p>Default, when neither this nor {@link #cursorAead} is set: the codec keyset ({@link
+     * Codecs.Builder#keys}) if one is configured and held in the process (not a KMS envelope
+     * provider), used through its own Tink AEAD under the cursors' associated data, so instances
+     * sharing a codec keyset share cursors; otherwise a random key generated once per process,
+     * whose cursors other processes, and this one after a restart, reject as {@code UNKNOWN_KEY}.
+     *
+     * @throws IllegalArgumentException if the keyset holds no usable AEAD primary key
+     */
+    public Builder cursorKeys(KeysetHandle keyset) {
+      this.cursorKeys = Objects.requireNonNull(keyset, "keyset");
+      CursorKeys.ofKeyset(keyset, "the cursor keyset"); // validates it now
+      return this;
+    }
+
+    /**
+     * An AEAD that seals page cursors, for keys Stowage cannot enumerate. Prefer {@link
+     * #cursorKeys}: with an opaque AEAD a cursor sealed under a key it does not hold cannot be told
+     * from an altered one and fails as {@link InvalidCursorException.Reason#TAMPERED}. Use a key
+     * shared by every instance that serves the same clients. Ignored when {@link #cursorKeys} is
+     * set; for the default see there.
      */
     public Builder cursorAead(Aead aead) {
       this.cursorAead = aead;
@@ -190,7 +216,14 @@ public final class Stowage implements AutoCloseable {
       }
       return new Stowage(
           StowageCore.create(
-              d, blobs, codecs, cursorAead, cursorTtl, namespace, retryPolicy, clock));
+              d,
+              blobs,
+              codecs,
+              CursorKeys.choose(cursorKeys, cursorAead, codecs),
+              cursorTtl,
+              namespace,
+              retryPolicy,
+              clock));
     }
   }
 

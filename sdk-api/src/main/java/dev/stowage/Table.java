@@ -125,7 +125,10 @@ public interface Table {
   /**
    * The page a cursor leads to.
    *
-   * @throws InvalidCursorException if the cursor is malformed, altered, expired or foreign
+   * @throws InvalidCursorException if the cursor is malformed, altered, expired or foreign, sealed
+   *     under a cursor key this store does not hold, a job resume token rather than a page cursor,
+   *     or continues a query of an index that was redefined since; {@link
+   *     InvalidCursorException#reason()} says which
    */
   Page page(String cursor);
 
@@ -150,8 +153,10 @@ public interface Table {
 
   /**
    * A job that writes the index values of every item that lacks or has stale ones, for example
-   * after an index was added to a table that already holds data (online: the table stays usable and
-   * concurrent writes are never overwritten).
+   * after an index was added to a table that already holds data, or redefined with other attributes
+   * (online: the table stays usable and concurrent writes are never overwritten). Until it has run,
+   * queries of a redefined index return only items written since the change: values written under
+   * another definition never match (see docs/FORMAT.md, "Index tuples").
    */
   MaintenanceJob backfillIndexes(MaintenanceJob.Options options);
 

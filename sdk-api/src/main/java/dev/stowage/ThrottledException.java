@@ -6,7 +6,10 @@ import java.util.Optional;
 /**
  * The backend refused the request because of its rate or capacity limits (DynamoDB throughput and
  * request limits, Datastore RESOURCE_EXHAUSTED, Azure 503 ServerBusy). Retryable; the core retries
- * it with backoff, honouring {@link #retryAfter()} when the backend gave a hint.
+ * it with backoff, honouring {@link #retryAfter()} when the backend gave a hint, but never waiting
+ * longer than the policy's {@link RetryPolicy#maxDelay()} at a time. The one that reaches the
+ * application says how many attempts were made over how long, and keeps the backend's cause and
+ * last hint.
  */
 public final class ThrottledException extends StowageException {
   private static final long serialVersionUID = 1L;

@@ -40,7 +40,7 @@ import java.util.Optional;
  * <p>Callers pass every non-key attribute through {@link #encode} and {@link #decode}, whatever its
  * current policy: a binary value of a compressed attribute may need escaping on write, and an
  * attribute whose policy was relaxed may still hold envelopes. Key attributes and Stowage's
- * reserved {@code __} attributes are never encoded.
+ * reserved {@code stowage:} attributes are never encoded.
  *
  * <p>Immutable and thread-safe; native zstd contexts are pooled and shared across threads.
  */

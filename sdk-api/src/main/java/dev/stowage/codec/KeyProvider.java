@@ -11,6 +11,7 @@ import com.google.crypto.tink.aead.KmsEnvelopeAead;
 import com.google.crypto.tink.aead.PredefinedAeadParameters;
 import dev.stowage.InvalidRequestException;
 import dev.stowage.codec.internal.KeyRing;
+import dev.stowage.codec.internal.KeyRings;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -48,6 +49,7 @@ import java.util.Optional;
 public final class KeyProvider {
   static {
     KeyRing.register();
+    KeyRings.install(p -> p.ring);
   }
 
   private final KeyRing ring;

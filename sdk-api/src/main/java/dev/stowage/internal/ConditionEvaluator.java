@@ -162,7 +162,7 @@ public final class ConditionEvaluator {
                 + spec.name()
                 + "' is not possible: randomized ciphertext cannot be compared");
       }
-      if (a.startsWith("__")) {
+      if (dev.stowage.item.AttributeNames.isReserved(a)) {
         throw new InvalidRequestException(
             what + " on reserved attribute '" + a + "' is not allowed");
       }

@@ -703,11 +703,13 @@ final class CoreTable implements Table {
 
   @Override
   public DeleteJob resumeDelete(String resumeToken, DeleteJob.Options options) {
-    CursorState state = shared.sealer.open(resumeToken, ref.namespace(), ref.table());
-    if (state.query() == null || state.job() != CursorState.DELETE) {
+    CursorState state =
+        shared.sealer.open(resumeToken, ref.namespace(), ref.table(), CursorState.DELETE);
+    if (state.query() == null) {
       throw new dev.stowage.InvalidCursorException(
           dev.stowage.InvalidCursorException.Reason.MALFORMED, "token is not a delete-job token");
     }
+    Pager.requireSameIndex(this, state);
     return new DeleteJobRunner(this, state, options);
   }
 
@@ -723,9 +725,10 @@ final class CoreTable implements Table {
 
   @Override
   public MaintenanceJob resumeMaintenance(String resumeToken, MaintenanceJob.Options options) {
-    CursorState state = shared.sealer.open(resumeToken, ref.namespace(), ref.table());
-    if (state.scan() == null
-        || (state.job() != CursorState.BACKFILL && state.job() != CursorState.REENCRYPT)) {
+    CursorState state =
+        shared.sealer.open(
+            resumeToken, ref.namespace(), ref.table(), CursorState.BACKFILL, CursorState.REENCRYPT);
+    if (state.scan() == null) {
       throw new dev.stowage.InvalidCursorException(
           dev.stowage.InvalidCursorException.Reason.MALFORMED,
           "token is not a maintenance-job token");
@@ -745,6 +748,7 @@ final class CoreTable implements Table {
         .gracePeriod(gracePeriod)
         .dryRun(dryRun)
         .clock(shared.clock)
+        .retryPolicy(shared.retrier.policy())
         .build()
         .run();
   }

@@ -18,7 +18,8 @@ import java.util.Set;
  * docs/FORMAT.md, "Cursors"). Stateless and thread-safe.
  */
 final class CursorCodec {
-  static final int VERSION = 1;
+  /** The version written; version 1 (no index fingerprint) is still read. */
+  static final int VERSION = 2;
 
   private CursorCodec() {}
 
@@ -28,6 +29,10 @@ final class CursorCodec {
     if (s.query() != null) {
       w.u8(1);
       query(w, s.query());
+      if (s.query().index().isPresent()) {
+        int fp = s.indexFingerprint();
+        w.u8(fp >>> 24).u8((fp >>> 16) & 0xFF).u8((fp >>> 8) & 0xFF).u8(fp & 0xFF);
+      }
     } else {
       w.u8(2);
       scan(w, s.scan());
@@ -49,7 +54,7 @@ final class CursorCodec {
   static CursorState read(byte[] bytes) {
     ValueWire.Reader r = new ValueWire.Reader(bytes, 0, bytes.length);
     int version = r.u8();
-    if (version != VERSION) {
+    if (version != VERSION && version != 1) {
       throw new ValueWire.MalformedException("unknown cursor version " + version);
     }
     String ns = r.string();
@@ -58,8 +63,12 @@ final class CursorCodec {
     int kind = r.u8();
     Query q = null;
     Scan sc = null;
+    Integer fingerprint = null;
     if (kind == 1) {
       q = query(r);
+      if (q.index().isPresent() && version >= 2) {
+        fingerprint = (r.u8() << 24) | (r.u8() << 16) | (r.u8() << 8) | r.u8();
+      }
     } else if (kind == 2) {
       sc = scan(r);
     } else {
@@ -82,7 +91,8 @@ final class CursorCodec {
     if (!r.atEnd()) {
       throw new ValueWire.MalformedException("trailing cursor bytes");
     }
-    return new CursorState(ns, table, expires, q, sc, after, anchor, inclusive, m, d, b, job);
+    return new CursorState(
+        ns, table, expires, q, sc, after, anchor, inclusive, m, d, b, job, fingerprint);
   }
 
   private static void optional(ValueWire.Writer w, AttributeValue v) {

@@ -1,47 +1,37 @@
 package dev.stowage.internal;
 
-import com.google.crypto.tink.Aead;
-import com.google.crypto.tink.KeysetHandle;
-import com.google.crypto.tink.RegistryConfiguration;
-import com.google.crypto.tink.aead.AeadConfig;
-import com.google.crypto.tink.aead.PredefinedAeadParameters;
 import dev.stowage.InvalidCursorException;
 import dev.stowage.InvalidCursorException.Reason;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.util.Base64;
+import java.util.Optional;
 
 /**
  * Seals cursor states into opaque URL-safe strings with an AEAD, and opens them again with every
- * check a cursor must pass: authenticity, expiry, namespace and table. Thread-safe.
+ * check a cursor must pass: a known key, authenticity, namespace, table and expiry. Thread-safe.
+ *
+ * <p>The associated data {@code "stowage-cursor-v1"} keeps cursors and encrypted attribute values
+ * apart when both are sealed with the codec keyset: an attribute envelope's associated data starts
+ * with a varint header length followed by the envelope magic {@code F5 53}, so the two never
+ * coincide, and neither kind of ciphertext opens as the other.
  */
 public final class CursorSealer {
   private static final byte[] ASSOCIATED = "stowage-cursor-v1".getBytes(StandardCharsets.US_ASCII);
-  private final Aead aead;
+  private final CursorKeys keys;
   private final Clock clock;
 
-  /** A sealer over an AEAD; null generates a fresh random AES-256-GCM key. */
-  public CursorSealer(Aead aead, Clock clock) {
-    this.aead = aead != null ? aead : randomAead();
+  /** A sealer over the store's cursor keys. */
+  public CursorSealer(CursorKeys keys, Clock clock) {
+    this.keys = keys;
     this.clock = clock;
-  }
-
-  /** A new random AES-256-GCM AEAD. */
-  public static Aead randomAead() {
-    try {
-      AeadConfig.register();
-      return KeysetHandle.generateNew(PredefinedAeadParameters.AES256_GCM)
-          .getPrimitive(RegistryConfiguration.get(), Aead.class);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("cannot create a cursor key", e);
-    }
   }
 
   /** Seals a state. */
   public String seal(CursorState state) {
     try {
-      byte[] sealed = aead.encrypt(CursorCodec.write(state), ASSOCIATED);
+      byte[] sealed = keys.encrypt(CursorCodec.write(state), ASSOCIATED);
       return Base64.getUrlEncoder().withoutPadding().encodeToString(sealed);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("cannot seal a cursor", e);
@@ -63,9 +53,13 @@ public final class CursorSealer {
     } catch (IllegalArgumentException e) {
       throw new InvalidCursorException(Reason.MALFORMED, "cursor is not valid base64url", e);
     }
+    Optional<Integer> unknown = keys.unknownKeyId(raw);
+    if (unknown.isPresent()) {
+      throw new InvalidCursorException(Reason.UNKNOWN_KEY, unknownKeyMessage(unknown.get()));
+    }
     byte[] plain;
     try {
-      plain = aead.decrypt(raw, ASSOCIATED);
+      plain = keys.decrypt(raw, ASSOCIATED);
     } catch (GeneralSecurityException e) {
       throw new InvalidCursorException(
           Reason.TAMPERED,
@@ -93,5 +87,68 @@ public final class CursorSealer {
       throw new InvalidCursorException(Reason.EXPIRED, "cursor has expired");
     }
     return s;
+  }
+
+  /**
+   * Opens a token issued for {@code table} in {@code namespace} that must be of one of the {@code
+   * accepted} kinds ({@link CursorState#PAGE}, {@link CursorState#DELETE}, {@link
+   * CursorState#BACKFILL}, {@link CursorState#REENCRYPT}).
+   *
+   * @throws InvalidCursorException with {@link Reason#WRONG_KIND} naming what the token is and
+   *     where it belongs, or another reason from {@link #open(String, String, String)}
+   */
+  public CursorState open(String cursor, String namespace, String table, int... accepted) {
+    CursorState s = open(cursor, namespace, table);
+    for (int kind : accepted) {
+      if (s.job() == kind) {
+        return s;
+      }
+    }
+    throw new InvalidCursorException(
+        Reason.WRONG_KIND,
+        "this is "
+            + kindName(s.job())
+            + ", not "
+            + (accepted[0] == CursorState.BACKFILL || accepted[0] == CursorState.REENCRYPT
+                ? "a maintenance-job resume token"
+                : kindName(accepted[0]))
+            + ": pass it to "
+            + takenBy(s.job()));
+  }
+
+  private String unknownKeyMessage(int keyId) {
+    return "cursor was sealed under cursor key "
+        + String.format("%08x", keyId)
+        + ", which this store does not hold: it comes from an instance with other cursor keys, or"
+        + " from before a restart or a key removal. This store seals cursors with "
+        + keys.description()
+        + ". For cursors that work on every instance and survive restarts, configure the same"
+        + " keys everywhere: a cursor keyset (Stowage.Builder.cursorKeys) or a codec keyset"
+        + " (Codecs.Builder.keys, which cursors then use); keep retired keys in the keyset while"
+        + " their cursors are to stay valid";
+  }
+
+  private static String kindName(int job) {
+    switch (job) {
+      case CursorState.PAGE:
+        return "a page cursor";
+      case CursorState.DELETE:
+        return "a delete-job resume token";
+      case CursorState.BACKFILL:
+        return "an index-backfill resume token";
+      default:
+        return "a re-encryption resume token";
+    }
+  }
+
+  private static String takenBy(int job) {
+    switch (job) {
+      case CursorState.PAGE:
+        return "Table.page";
+      case CursorState.DELETE:
+        return "Table.resumeDelete";
+      default:
+        return "Table.resumeMaintenance";
+    }
   }
 }

@@ -21,6 +21,8 @@ import dev.stowage.spi.Position;
  * @param blobsDeleted delete jobs: blobs deleted so far
  * @param job which job a token belongs to: {@link #PAGE}, {@link #DELETE}, {@link #BACKFILL} or
  *     {@link #REENCRYPT}
+ * @param indexFingerprint for an index query, the fingerprint of the index's definition when the
+ *     query started ({@link IndexValues#fingerprint}); null for primary-key queries and scans
  */
 public record CursorState(
     String namespace,
@@ -34,7 +36,8 @@ public record CursorState(
     long matched,
     long deleted,
     long blobsDeleted,
-    int job) {
+    int job,
+    Integer indexFingerprint) {
   /** A page cursor. */
   public static final int PAGE = 0;
 
@@ -61,7 +64,8 @@ public record CursorState(
         matched,
         deleted,
         blobsDeleted,
-        job);
+        job,
+        indexFingerprint);
   }
 
   /** This state with delete-job counters. */
@@ -78,7 +82,8 @@ public record CursorState(
         m,
         d,
         b,
-        job);
+        job,
+        indexFingerprint);
   }
 
   /** This state as a token of another job. */
@@ -95,7 +100,8 @@ public record CursorState(
         matched,
         deleted,
         blobsDeleted,
-        kind);
+        kind,
+        indexFingerprint);
   }
 
   /** This state with a new expiry. */
@@ -112,6 +118,7 @@ public record CursorState(
         matched,
         deleted,
         blobsDeleted,
-        job);
+        job,
+        indexFingerprint);
   }
 }

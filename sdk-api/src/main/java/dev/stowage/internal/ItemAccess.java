@@ -5,7 +5,7 @@ import dev.stowage.item.Item;
 import java.util.Map;
 
 /**
- * Builds items in their stored form, which may hold Stowage's reserved {@code __} attributes
+ * Builds items in their stored form, which may hold Stowage's reserved {@code stowage:} attributes
  * (overflow pointers, index values, request ids, tokens), for Stowage's core. Not API (drivers and
  * tools use {@link dev.stowage.spi.StoredItems}): applications build items with {@link
  * Item#builder()} or {@link Item#of}, which refuse reserved names, and the core refuses to write

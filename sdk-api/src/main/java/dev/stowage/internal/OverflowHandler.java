@@ -19,7 +19,7 @@ import java.util.Set;
 public interface OverflowHandler {
 
   /** Name of the reserved attribute holding the overflow pointer. */
-  String POINTER_ATTRIBUTE = "__ovf";
+  String POINTER_ATTRIBUTE = "stowage:ovf";
 
   /**
    * Returns {@code encoded} unchanged if it fits {@code limits}, else writes a blob with its

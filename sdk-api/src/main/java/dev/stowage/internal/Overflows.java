@@ -10,9 +10,12 @@ import dev.stowage.spi.TableRef;
 final class Overflows {
   private Overflows() {}
 
-  /** Blob overflow with a blob store; otherwise items must fit as they are. */
-  static OverflowHandler handler(BlobStore blobStore) {
-    return blobStore == null ? NoOverflow.INSTANCE : new BlobOverflow(blobStore);
+  /**
+   * Blob overflow with a blob store, its calls retried under {@code retrier}; otherwise items must
+   * fit as they are.
+   */
+  static OverflowHandler handler(BlobStore blobStore, Retrier retrier) {
+    return blobStore == null ? NoOverflow.INSTANCE : new BlobOverflow(blobStore, retrier);
   }
 
   /** The blob key prefix of a table. */

@@ -1,6 +1,7 @@
 package dev.stowage.internal;
 
 import dev.stowage.IndexSpec;
+import dev.stowage.InvalidCursorException;
 import dev.stowage.UnsupportedCapabilityException;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
@@ -47,7 +48,7 @@ final class Pager {
   record Fetched(List<Item> items, List<Position> positions, List<StoredItem> stored) {}
 
   CursorState startState(Query q) {
-    QueryPlan plan = QueryPlan.of(t.spec, q);
+    QueryPlan plan = QueryPlan.of(t.spec, q, t.shared.driver.limits());
     ConditionEvaluator.validate(q.filter().orElse(null), t.spec, "a filter");
     if (plan.index() != null
         && q.consistentRead()
@@ -68,7 +69,39 @@ final class Pager {
         0,
         0,
         0,
-        CursorState.PAGE);
+        CursorState.PAGE,
+        plan.index() == null ? null : IndexValues.fingerprint(plan.index()));
+  }
+
+  /**
+   * Refuses a query cursor or delete-job token whose index was redefined since it was issued: its
+   * positions belong to the old definition's order, and its query would now match other items.
+   */
+  static void requireSameIndex(CoreTable t, CursorState s) {
+    if (s.query() == null || s.query().index().isEmpty()) {
+      return;
+    }
+    String name = s.query().index().get();
+    IndexSpec index = t.spec.index(name).orElse(null);
+    Integer now = index == null ? null : IndexValues.fingerprint(index);
+    if (now == null || !now.equals(s.indexFingerprint())) {
+      throw new InvalidCursorException(
+          InvalidCursorException.Reason.INDEX_CHANGED,
+          "index '"
+              + name
+              + "' of table '"
+              + t.ref.table()
+              + "' "
+              + (index == null
+                  ? "no longer exists"
+                  : "was redefined (now partitioned by "
+                      + index.partitionAttributes()
+                      + ", sorted by "
+                      + index.sortAttributes()
+                      + ")")
+              + " since this cursor was issued: start the query again"
+              + (index == null ? "" : ", after backfilling the index"));
+    }
   }
 
   private long expiry() {
@@ -80,7 +113,9 @@ final class Pager {
   }
 
   Page page(String cursor) {
-    CursorState s = t.shared.sealer.open(cursor, t.ref.namespace(), t.ref.table());
+    CursorState s =
+        t.shared.sealer.open(cursor, t.ref.namespace(), t.ref.table(), CursorState.PAGE);
+    requireSameIndex(t, s);
     return s.query() != null ? run(s) : runScan(s);
   }
 
@@ -99,7 +134,8 @@ final class Pager {
             0,
             0,
             0,
-            CursorState.PAGE));
+            CursorState.PAGE,
+            null));
   }
 
   Stream<Item> all(Query q) {
@@ -181,7 +217,7 @@ final class Pager {
    */
   Fetched fetch(CursorState st, int want, Set<String> projection) {
     Query q = st.query();
-    QueryPlan plan = QueryPlan.of(t.spec, q);
+    QueryPlan plan = QueryPlan.of(t.spec, q, t.shared.driver.limits());
     boolean readDescending = !st.towardAfter();
     String indexName = plan.index() == null ? null : plan.index().name();
     Set<String> needed = needed(q.filter().orElse(null), projection, plan.index());
@@ -189,7 +225,7 @@ final class Pager {
     List<Position> positions = new ArrayList<>();
     List<StoredItem> storedOut = new ArrayList<>();
     Position cursor = st.anchor();
-    if (cursor != null && st.anchorInclusive()) {
+    if (cursor != null && st.anchorInclusive() && !plan.matchesNothing()) {
       anchorItem(plan, cursor)
           .ifPresent(
               s ->
@@ -204,7 +240,7 @@ final class Pager {
                       positions,
                       storedOut));
     }
-    boolean more = true;
+    boolean more = !plan.matchesNothing();
     while (items.size() < want && more) {
       int ask = Math.min(1000, Math.max(want - items.size(), q.filter().isPresent() ? 100 : 1));
       DriverQuery dq =
@@ -342,6 +378,9 @@ final class Pager {
       for (int i = 0; i < r.items().size() && items.size() < want; i++) {
         Key key = t.spec.keySchema().keyOf(r.items().get(i).item());
         cursor = key;
+        if (restored.get(i) == null) {
+          continue; // deleted while the page was read
+        }
         Item decoded = t.form.decode(restored.get(i), key, needed);
         if (scan.filter() != null && !ConditionEvaluator.test(scan.filter(), decoded)) {
           continue;

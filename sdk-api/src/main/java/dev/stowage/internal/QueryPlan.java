@@ -13,6 +13,7 @@ import dev.stowage.item.Bytes;
 import dev.stowage.item.KeyValue;
 import dev.stowage.query.Query;
 import dev.stowage.query.SortCondition;
+import dev.stowage.spi.DriverLimits;
 import dev.stowage.spi.IndexLayout;
 import dev.stowage.spi.KeyRange;
 import java.util.List;
@@ -25,8 +26,68 @@ import java.util.List;
  * @param layout the index layout or null
  * @param partition the driver-level partition value
  * @param range the driver-level sort range
+ * @param matchesNothing true if no stored item can match: a value longer than the backend lets any
+ *     stored key or indexed value be (such a query answers an empty page on every backend, without
+ *     asking the backend, which would refuse the value or answer empty depending on which it is)
  */
-record QueryPlan(IndexSpec index, IndexLayout layout, KeyValue partition, KeyRange range) {
+record QueryPlan(
+    IndexSpec index,
+    IndexLayout layout,
+    KeyValue partition,
+    KeyRange range,
+    boolean matchesNothing) {
+
+  /**
+   * Validates {@code q} against the table and plans it for a backend with {@code limits}.
+   *
+   * @throws InvalidRequestException or {@link NotFoundException} naming the problem
+   */
+  static QueryPlan of(TableSpec spec, Query q, DriverLimits limits) {
+    QueryPlan plan = of(spec, q);
+    if (plan.index == null) {
+      int max = limits.maxPartitionKeyBytes();
+      return KeyRules.bytes(plan.partition) > max ? plan.nothing() : plan;
+    }
+    long max = limits.maxIndexTupleBytes();
+    if (((BinaryValue) plan.partition).value().size() > max) {
+      return plan.nothing();
+    }
+    KeyRange r = plan.range;
+    if (r.prefix() != null && ((BinaryValue) r.prefix()).value().size() > max) {
+      return plan.nothing();
+    }
+    // Every stored index value has at most max bytes, and they compare as unsigned bytes: against
+    // them a longer bound V acts as its first max bytes V', with ">= V" and "> V" becoming "> V'"
+    // and "<= V" and "< V" becoming "<= V'".
+    KeyValue lower = r.lower();
+    boolean lowerInclusive = r.lowerInclusive();
+    if (lower != null && ((BinaryValue) lower).value().size() > max) {
+      lower = truncate((BinaryValue) lower, (int) max);
+      lowerInclusive = false;
+    }
+    KeyValue upper = r.upper();
+    boolean upperInclusive = r.upperInclusive();
+    if (upper != null && ((BinaryValue) upper).value().size() > max) {
+      upper = truncate((BinaryValue) upper, (int) max);
+      upperInclusive = true;
+    }
+    if (lower != null && upper != null) {
+      int c = KeyValue.compare(lower, upper);
+      if (c > 0 || (c == 0 && !(lowerInclusive && upperInclusive))) {
+        return plan.nothing();
+      }
+    }
+    KeyRange clamped = new KeyRange(lower, lowerInclusive, upper, upperInclusive, r.prefix());
+    return new QueryPlan(plan.index, plan.layout, plan.partition, clamped, false);
+  }
+
+  private static BinaryValue truncate(BinaryValue v, int max) {
+    return AttributeValue.of(Bytes.of(java.util.Arrays.copyOf(v.value().toByteArray(), max)));
+  }
+
+  private QueryPlan nothing() {
+    return new QueryPlan(index, layout, partition, range, true);
+  }
 
   /**
    * Validates {@code q} against the table and plans it.
@@ -53,7 +114,7 @@ record QueryPlan(IndexSpec index, IndexLayout layout, KeyValue partition, KeyRan
                 + " partition value(s), not "
                 + q.partitionValues().size());
       }
-      KeyValue partition = TupleEncoding.binary(q.partitionValues());
+      KeyValue partition = IndexValues.partition(index, q.partitionValues());
       KeyRange range = KeyRange.ALL;
       if (q.sort().isPresent()) {
         SortCondition s = q.sort().get();
@@ -71,7 +132,7 @@ record QueryPlan(IndexSpec index, IndexLayout layout, KeyValue partition, KeyRan
         }
         range = indexRange(s);
       }
-      return new QueryPlan(index, IndexLayout.of(index), partition, range);
+      return new QueryPlan(index, IndexLayout.of(index), partition, range, false);
     }
     KeySchema keys = spec.keySchema();
     if (q.partitionValues().size() != 1) {
@@ -107,7 +168,7 @@ record QueryPlan(IndexSpec index, IndexLayout layout, KeyValue partition, KeyRan
       }
       range = primaryRange(s);
     }
-    return new QueryPlan(null, null, p, range);
+    return new QueryPlan(null, null, p, range, false);
   }
 
   private static void requireType(KeyValue v, AttributeType type, KeySchema keys) {

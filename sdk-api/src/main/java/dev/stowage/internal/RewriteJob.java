@@ -48,7 +48,8 @@ final class RewriteJob implements MaintenanceJob {
         0,
         0,
         0,
-        job);
+        job,
+        null);
   }
 
   @Override

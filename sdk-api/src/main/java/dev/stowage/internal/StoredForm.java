@@ -27,13 +27,13 @@ import java.util.Set;
  */
 final class StoredForm {
   /** Reserved attribute listing the request ids recently applied to an item. */
-  static final String REQUEST_IDS = "__rq";
+  static final String REQUEST_IDS = "stowage:rq";
 
   /**
    * Reserved attribute holding the id of the compare-and-set write that stored this version, so a
    * retry after a lost response can tell its own landed write from someone else's.
    */
-  static final String WRITE_ID = "__w";
+  static final String WRITE_ID = "stowage:w";
 
   private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
 
@@ -103,10 +103,21 @@ final class StoredForm {
       List<KeyValue> p = indexValues(user, index, index.partitionAttributes());
       List<KeyValue> s = indexValues(user, index, index.sortAttributes());
       if (p != null && s != null) {
-        var pv = TupleEncoding.binary(p);
+        var pv = IndexValues.partition(index, p);
         var sv = TupleEncoding.binary(s);
-        checkIndexed(index, key, "partition", index.partitionAttributes(), pv.value().size());
-        checkIndexed(index, key, "sort", index.sortAttributes(), sv.value().size());
+        checkIndexed(
+            index,
+            key,
+            "partition",
+            index.partitionAttributes(),
+            pv.value().size() - DriverLimits.INDEX_VALUE_OVERHEAD);
+        checkIndexed(
+            index,
+            key,
+            "sort",
+            index.sortAttributes(),
+            sv.value().size()
+                - (DriverLimits.INDEX_VALUE_OVERHEAD - IndexValues.PARTITION_PREFIX_BYTES));
         out.put(layout.partitionAttribute(), pv);
         out.put(layout.sortAttribute(), sv);
       }
@@ -124,11 +135,11 @@ final class StoredForm {
 
   /**
    * Holds one side of an index to {@link DriverLimits#maxIndexedValueBytes}, counted as documented
-   * there: the encoded tuple less {@link DriverLimits#INDEX_VALUE_OVERHEAD}.
+   * there: the synthesized value less its overhead (the partition side's fingerprint included).
    */
   private void checkIndexed(
-      IndexSpec index, Key key, String side, List<String> attributes, int encodedBytes) {
-    if (encodedBytes > limits.maxIndexTupleBytes()) {
+      IndexSpec index, Key key, String side, List<String> attributes, int valueBytes) {
+    if (valueBytes > limits.maxIndexedValueBytes()) {
       throw new ItemTooLargeException(
           "the "
               + side
@@ -141,7 +152,7 @@ final class StoredForm {
               + " in table '"
               + spec.name()
               + "' take "
-              + (encodedBytes - DriverLimits.INDEX_VALUE_OVERHEAD)
+              + valueBytes
               + " bytes, over the backend's limit of "
               + limits.maxIndexedValueBytes()
               + " bytes for indexed values (UTF-8 bytes of strings and bytes of binary values, a"

@@ -1,12 +1,12 @@
 package dev.stowage.internal;
 
-import com.google.crypto.tink.Aead;
 import dev.stowage.RetryPolicy;
 import dev.stowage.Stowage;
 import dev.stowage.Table;
 import dev.stowage.TableSpec;
 import dev.stowage.codec.Codecs;
 import dev.stowage.overflow.BlobStore;
+import dev.stowage.overflow.internal.RetryingBlobs;
 import dev.stowage.spi.IndexLayout;
 import dev.stowage.spi.StorageDriver;
 import dev.stowage.spi.TableLayout;
@@ -41,17 +41,17 @@ public final class StowageCore {
         StorageDriver driver,
         BlobStore blobStore,
         Codecs codecs,
-        Aead cursorAead,
+        CursorKeys cursorKeys,
         Duration cursorTtl,
         RetryPolicy retryPolicy,
         Clock clock) {
       this.driver = driver;
       this.blobStore = blobStore;
-      this.overflow = Overflows.handler(blobStore);
-      this.codecs = codecs == null ? Codecs.defaults() : codecs;
-      this.sealer = new CursorSealer(cursorAead, clock);
-      this.cursorTtl = cursorTtl;
       this.retrier = new Retrier(retryPolicy, metrics);
+      this.overflow = Overflows.handler(blobStore, retrier);
+      this.codecs = codecs == null ? Codecs.defaults() : codecs;
+      this.sealer = new CursorSealer(cursorKeys, clock);
+      this.cursorTtl = cursorTtl;
       this.clock = clock;
     }
   }
@@ -73,13 +73,13 @@ public final class StowageCore {
       StorageDriver driver,
       BlobStore blobStore,
       Codecs codecs,
-      Aead cursorAead,
+      CursorKeys cursorKeys,
       Duration cursorTtl,
       String namespace,
       RetryPolicy retryPolicy,
       Clock clock) {
     return new StowageCore(
-        new Shared(driver, blobStore, codecs, cursorAead, cursorTtl, retryPolicy, clock),
+        new Shared(driver, blobStore, codecs, cursorKeys, cursorTtl, retryPolicy, clock),
         namespace);
   }
 
@@ -125,8 +125,9 @@ public final class StowageCore {
     shared.retrier.run(() -> shared.driver.dropTable(ref));
     shared.ensured.remove(ref);
     if (shared.blobStore != null) {
-      try (var blobs = shared.blobStore.list(Overflows.blobPrefix(ref))) {
-        shared.blobStore.deleteAll(blobs.map(BlobStore.BlobInfo::key).toList());
+      RetryingBlobs blobs = new RetryingBlobs(shared.blobStore, shared.retrier);
+      try (var listed = blobs.list(Overflows.blobPrefix(ref))) {
+        blobs.deleteAll(listed.map(BlobStore.BlobInfo::key).toList());
       }
     }
   }

@@ -7,11 +7,16 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>A name is 1 to 255 UTF-8 bytes of printable text. Names starting with {@value
  * #RESERVED_PREFIX} are reserved for Stowage's own bookkeeping attributes (overflow pointers, index
- * keys, request ids) and are rejected in user items.
+ * values, request ids, write ids, drivers' version tokens) and are rejected in user items. Every
+ * other name is the application's, including names other tools give meaning to such as AppSync's
+ * {@code __typename}: an item read from a table keeps them, and Stowage writes them back unchanged.
  */
 public final class AttributeNames {
-  /** Prefix of the attribute names Stowage keeps for itself. */
-  public static final String RESERVED_PREFIX = "__";
+  /**
+   * Prefix of the attribute names Stowage keeps for itself: {@value}. It names its owner, so no
+   * other tool's attributes can be mistaken for Stowage's.
+   */
+  public static final String RESERVED_PREFIX = "stowage:";
 
   /** Longest name, in UTF-8 bytes. */
   public static final int MAX_BYTES = 255;

@@ -23,7 +23,7 @@ public final class MemoryLimits {
   private MemoryLimits() {}
 
   /**
-   * DynamoDB: 400 KB items, 1020-byte indexed values, batches of 25 writes / 100 reads, 100-item
+   * DynamoDB: 400 KB items, 1015-byte indexed values, batches of 25 writes / 100 reads, 100-item
    * transactions.
    */
   public static DriverLimits dynamoDb() {
@@ -49,7 +49,7 @@ public final class MemoryLimits {
   }
 
   /**
-   * Cloud Datastore: 1 MiB entities (1,048,572 bytes), 1496-byte indexed values, 600-byte partition
+   * Cloud Datastore: 1 MiB entities (1,048,572 bytes), 1491-byte indexed values, 600-byte partition
    * and 438-byte sort keys (they share one key name), batches of 1000 reads / 500 writes.
    */
   public static DriverLimits datastore() {
@@ -76,7 +76,7 @@ public final class MemoryLimits {
 
   /**
    * Azure Table Storage: 1 MiB entities, 64 KiB per property, 252 properties (255 less the system
-   * ones), 120-byte keys, 116-byte indexed values, batches of 100, 50-item transactions (each item
+   * ones), 120-byte keys, 111-byte indexed values, batches of 100, 50-item transactions (each item
    * may need a second action).
    */
   public static DriverLimits azure() {

@@ -1,7 +1,11 @@
 package dev.stowage.overflow;
 
+import dev.stowage.RetryPolicy;
+import dev.stowage.internal.Metrics;
+import dev.stowage.internal.Retrier;
 import dev.stowage.item.Item;
 import dev.stowage.overflow.internal.BlobKeys;
+import dev.stowage.overflow.internal.RetryingBlobs;
 import dev.stowage.overflow.internal.SweepRun;
 import dev.stowage.spi.TableRef;
 import java.time.Clock;
@@ -37,9 +41,12 @@ import java.util.stream.Stream;
  * }</pre>
  *
  * <p>A sweeper is immutable and thread-safe, but runs of the same prefix should not overlap (they
- * would only duplicate work). Errors of the blob store or of the item enumeration propagate
- * unchanged (for example {@link dev.stowage.ThrottledException}); counts up to that point have been
- * reported to the progress listener.
+ * would only duplicate work). Blob store calls run under a {@link RetryPolicy} ({@link
+ * RetryPolicy#DEFAULT} unless {@link Builder#retryPolicy} sets another; a listing that fails
+ * part-way is listed again, skipping the blobs already seen). Errors left after the last attempt,
+ * and errors of the item enumeration, propagate (for example {@link
+ * dev.stowage.ThrottledException}); counts up to that point have been reported to the progress
+ * listener.
  */
 public final class OverflowSweeper {
   /** The grace period used unless another is set: one hour. */
@@ -84,7 +91,7 @@ public final class OverflowSweeper {
   /** Runs the sweep once and returns its counts. */
   public Report run() {
     return new SweepRun(
-            b.store,
+            new RetryingBlobs(b.store, new Retrier(b.retryPolicy, new Metrics())),
             b.prefix,
             b.liveItems,
             b.referencedKeys,
@@ -133,6 +140,7 @@ public final class OverflowSweeper {
     private int deleteBatchSize = 100;
     private Consumer<Report> progress = r -> {};
     private Consumer<BlobStore.BlobInfo> onOrphan = b -> {};
+    private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
 
     private Builder(BlobStore store, String prefix) {
       this.store = Objects.requireNonNull(store, "store");
@@ -177,6 +185,15 @@ public final class OverflowSweeper {
     /** The clock the cutoff is computed from (tests inject one). */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * How retryable blob store errors are retried; default {@link RetryPolicy#DEFAULT} ({@link
+     * RetryPolicy#NONE} makes one attempt per call).
+     */
+    public Builder retryPolicy(RetryPolicy policy) {
+      this.retryPolicy = Objects.requireNonNull(policy, "policy");
       return this;
     }
 

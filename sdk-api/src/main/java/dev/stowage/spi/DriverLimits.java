@@ -35,11 +35,12 @@ public record DriverLimits(
     int maxTransactionItems,
     SizeModel sizeModel) {
   /**
-   * Bytes a synthesized index value takes beyond the {@link #maxIndexedValueBytes} it holds:
-   * {@value} (a version byte, a type byte and a two-byte terminator around a single string or
-   * binary value; see {@code docs/FORMAT.md}, "Index tuples").
+   * Bytes a synthesized index value takes beyond the {@link #maxIndexedValueBytes} it holds, on the
+   * partition side: {@value} (a format byte and a 4-byte fingerprint of the index definition, then
+   * the tuple's version byte, a type byte and a two-byte terminator around a single string or
+   * binary value; see {@code docs/FORMAT.md}, "Index tuples"). The sort side takes 5 bytes fewer.
    */
-  public static final int INDEX_VALUE_OVERHEAD = 4;
+  public static final int INDEX_VALUE_OVERHEAD = 9;
 
   public DriverLimits {
     Objects.requireNonNull(sizeModel, "sizeModel");

@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * Builds items in their stored form, for drivers and tools that work below the core: items as a
- * driver stores and returns them may hold Stowage's reserved {@code __} attributes (overflow
+ * driver stores and returns them may hold Stowage's reserved {@code stowage:} attributes (overflow
  * pointers, index values, request ids, write ids), which {@link Item#of} and {@link Item#builder()}
  * refuse.
  *

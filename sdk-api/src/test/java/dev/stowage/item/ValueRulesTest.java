@@ -98,10 +98,10 @@ class ValueRulesTest {
     }
     assertThat(Arrays.stream(Item.class.getMethods()).map(Method::getName))
         .doesNotContain("ofStored");
-    assertThatThrownBy(() -> Item.of(Map.of("__rq", AttributeValue.list())))
+    assertThatThrownBy(() -> Item.of(Map.of("stowage:rq", AttributeValue.list())))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("reserved prefix");
-    assertThatThrownBy(() -> Item.builder().put("__ix_byTag_p", "forged"))
+    assertThatThrownBy(() -> Item.builder().put("stowage:ix:byTag:p", "forged"))
         .isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -95,7 +95,7 @@ class ConcurrentOverwriteTest {
     assertThat(reads.get()).isGreaterThan(100);
     assertThat(nextVersion.get()).isGreaterThan(50);
     // Every replaced blob was released: only the current item's blob (if it overflowed) remains.
-    long expectedBlobs = core.storedItems().filter(i -> i.has("__ovf")).count();
+    long expectedBlobs = core.storedItems().filter(i -> i.has("stowage:ovf")).count();
     assertThat((long) memory.size()).isEqualTo(expectedBlobs);
   }
 }

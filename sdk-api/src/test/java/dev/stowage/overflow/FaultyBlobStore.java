@@ -1,5 +1,8 @@
 package dev.stowage.overflow;
 
+import dev.stowage.UnavailableException;
+import java.io.FilterInputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.util.Map;
 import java.util.Optional;
@@ -11,6 +14,8 @@ import java.util.stream.Stream;
 /**
  * Wraps a blob store and fails chosen operations: the next call, the next n calls, or every call,
  * either before the delegate runs ("down", "throttled") or after it ran ("crash after the effect").
+ * Streams and listings can also fail part-way: a read stream after some bytes, a listing after some
+ * entries.
  */
 public final class FaultyBlobStore implements BlobStore {
   /** The operations that can fail. */
@@ -32,6 +37,10 @@ public final class FaultyBlobStore implements BlobStore {
   private final BlobStore delegate;
   private final Map<Op, Fault> faults = new ConcurrentHashMap<>();
   private final Map<Op, AtomicInteger> calls = new ConcurrentHashMap<>();
+  private final AtomicInteger brokenReads = new AtomicInteger();
+  private volatile int readBreaksAfter;
+  private final AtomicInteger brokenListings = new AtomicInteger();
+  private volatile int listingBreaksAfter;
 
   public FaultyBlobStore(BlobStore delegate) {
     this.delegate = delegate;
@@ -43,9 +52,31 @@ public final class FaultyBlobStore implements BlobStore {
     return this;
   }
 
+  /**
+   * The next {@code times} streams that {@code open} returns throw an {@link IOException} once
+   * {@code afterBytes} bytes have been read from them.
+   */
+  public FaultyBlobStore breakReads(int times, int afterBytes) {
+    readBreaksAfter = afterBytes;
+    brokenReads.set(times);
+    return this;
+  }
+
+  /**
+   * The next {@code times} listings throw an {@link UnavailableException} once {@code afterEntries}
+   * entries have been taken from them (a page request failing mid-listing).
+   */
+  public FaultyBlobStore breakListings(int times, int afterEntries) {
+    listingBreaksAfter = afterEntries;
+    brokenListings.set(times);
+    return this;
+  }
+
   /** Removes every planned failure. */
   public FaultyBlobStore heal() {
     faults.clear();
+    brokenReads.set(0);
+    brokenListings.set(0);
     return this;
   }
 
@@ -81,7 +112,11 @@ public final class FaultyBlobStore implements BlobStore {
 
   @Override
   public Optional<InputStream> open(String key) {
-    return run(Op.OPEN, () -> delegate.open(key));
+    Optional<InputStream> opened = run(Op.OPEN, () -> delegate.open(key));
+    if (opened.isPresent() && brokenReads.getAndDecrement() > 0) {
+      return Optional.of(new BreakingStream(opened.get(), readBreaksAfter));
+    }
+    return opened;
   }
 
   @Override
@@ -96,6 +131,49 @@ public final class FaultyBlobStore implements BlobStore {
 
   @Override
   public Stream<BlobInfo> list(String prefix) {
-    return run(Op.LIST, () -> delegate.list(prefix));
+    Stream<BlobInfo> listed = run(Op.LIST, () -> delegate.list(prefix));
+    if (brokenListings.getAndDecrement() > 0) {
+      int after = listingBreaksAfter;
+      AtomicInteger taken = new AtomicInteger();
+      return listed.peek(
+          b -> {
+            if (taken.incrementAndGet() > after) {
+              throw new UnavailableException("listing page request failed");
+            }
+          });
+    }
+    return listed;
+  }
+
+  /** A stream that fails with an I/O error after a number of bytes. */
+  private static final class BreakingStream extends FilterInputStream {
+    private long left;
+
+    BreakingStream(InputStream in, long breakAfter) {
+      super(in);
+      this.left = breakAfter;
+    }
+
+    @Override
+    public int read() throws IOException {
+      if (left <= 0) {
+        throw new IOException("connection reset while reading");
+      }
+      int b = super.read();
+      left--;
+      return b;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (left <= 0) {
+        throw new IOException("connection reset while reading");
+      }
+      int n = super.read(b, off, (int) Math.min(len, left));
+      if (n > 0) {
+        left -= n;
+      }
+      return n;
+    }
   }
 }

@@ -48,7 +48,7 @@ public final class Fixtures {
     m.put("payload", AttributeValue.of(randomBytes(size, version)));
     m.put("v", TestLimits.num(version));
     m.put("note", AttributeValue.of("version " + version));
-    m.put("__rq", AttributeValue.list(AttributeValue.of("req-" + version)));
+    m.put("stowage:rq", AttributeValue.list(AttributeValue.of("req-" + version)));
     return item(pk, m);
   }
 }

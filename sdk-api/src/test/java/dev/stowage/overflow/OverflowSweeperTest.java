@@ -5,6 +5,7 @@ import static dev.stowage.overflow.Fixtures.TABLE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.stowage.RetryPolicy;
 import dev.stowage.ThrottledException;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
@@ -120,7 +121,11 @@ class OverflowSweeperTest {
         new FaultyBlobStore(memory)
             .fail(Op.DELETE, When.BEFORE, 1, () -> new ThrottledException("slow down", null));
     OverflowSweeper sweeper =
-        OverflowSweeper.builder(faulty, TABLE).referencedKeys(Set::of).clock(clock).build();
+        OverflowSweeper.builder(faulty, TABLE)
+            .referencedKeys(Set::of)
+            .clock(clock)
+            .retryPolicy(RetryPolicy.NONE)
+            .build();
     assertThatThrownBy(sweeper::run).isInstanceOf(ThrottledException.class);
     assertThat(sweeper.run().deleted()).isEqualTo(3);
     assertThat(memory.size()).isZero();

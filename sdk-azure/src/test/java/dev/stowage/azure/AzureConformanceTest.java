@@ -1,14 +1,17 @@
 package dev.stowage.azure;
 
+import dev.stowage.azure.blob.AzureBlobStore;
 import dev.stowage.overflow.BlobStore;
 import dev.stowage.spi.StorageDriver;
+import dev.stowage.test.Emulators;
 import dev.stowage.testkit.ConformanceKit;
 import dev.stowage.testkit.DriverFixture;
 import dev.stowage.testkit.Scale;
 
 /**
  * The whole conformance kit against Azurite: the Azure Tables driver with the Azure Blob store as
- * overflow target. Azurite runs as one child process per test JVM (see {@link Azurite}).
+ * overflow target. Azurite runs as one child process per test JVM (sdk-test's {@link
+ * dev.stowage.test.Azurite}).
  *
  * <p>Azurite answers a request in tens of milliseconds on a busy two-core machine, so the heavy
  * contracts run at their floors ({@link Scale}); every contract still runs.
@@ -16,7 +19,7 @@ import dev.stowage.testkit.Scale;
 class AzureConformanceTest extends ConformanceKit {
   @Override
   protected DriverFixture createFixture() {
-    String conn = Azurite.get().connectionString();
+    String conn = Emulators.shared().azurite().connectionString();
     AzureTablesDriver driver = AzureTablesDriver.fromConnectionString(conn);
     AzureBlobStore blobs = AzureBlobStore.fromConnectionString(conn, "conformance", "kit/");
     return new DriverFixture() {

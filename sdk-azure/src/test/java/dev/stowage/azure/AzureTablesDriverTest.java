@@ -27,6 +27,7 @@ import dev.stowage.spi.TableRef;
 import dev.stowage.spi.TxOp;
 import dev.stowage.spi.WriteOp;
 import dev.stowage.spi.WriteResult;
+import dev.stowage.test.Emulators;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +48,8 @@ class AzureTablesDriverTest {
 
   @BeforeAll
   static void start() {
-    driver = AzureTablesDriver.fromConnectionString(Azurite.get().connectionString());
+    driver =
+        AzureTablesDriver.fromConnectionString(Emulators.shared().azurite().connectionString());
   }
 
   @AfterAll
@@ -102,7 +104,7 @@ class AzureTablesDriverTest {
     attrs.put("9starts with digit", AttributeValue.of("v"));
     attrs.put("PartitionKey", AttributeValue.of("not the key"));
     attrs.put("ünïcødé", AttributeValue.of(1));
-    attrs.put("__ovf", AttributeValue.of(new byte[] {9}));
+    attrs.put("stowage:ovf", AttributeValue.of(new byte[] {9}));
     attrs.put("x".repeat(200) + "..........", AttributeValue.of("long escaped name"));
     attrs.put("é".repeat(120), AttributeValue.list(AttributeValue.of("hashed name")));
     Item item = StoredItems.of(attrs);

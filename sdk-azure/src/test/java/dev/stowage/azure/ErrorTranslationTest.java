@@ -18,6 +18,7 @@ import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Key;
 import dev.stowage.spi.TableLayout;
+import dev.stowage.test.Emulators;
 import java.nio.ByteBuffer;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
@@ -36,7 +37,7 @@ class ErrorTranslationTest {
   static AzureTablesDriver failingWith(int status, String code, String retryAfter) {
     var service =
         new TableServiceClientBuilder()
-            .connectionString(Azurite.get().connectionString())
+            .connectionString(Emulators.shared().azurite().connectionString())
             .retryOptions(new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1))))
             .addPolicy(
                 (context, next) ->

@@ -25,6 +25,7 @@ import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.StoredItems;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.WriteOp;
+import dev.stowage.test.Emulators;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,7 +56,7 @@ class IndexMaintenanceTest {
   static void start() {
     service =
         new TableServiceClientBuilder()
-            .connectionString(Azurite.get().connectionString())
+            .connectionString(Emulators.shared().azurite().connectionString())
             .retryOptions(new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1))))
             .buildClient();
     driver =
@@ -95,8 +96,8 @@ class IndexMaintenanceTest {
     m.put("a", AttributeValue.of(a));
     m.put("b", AttributeValue.of(b));
     m.put("payload", AttributeValue.of(payload));
-    m.put("__ix_byA_p", AttributeValue.of(a.getBytes(StandardCharsets.UTF_8)));
-    m.put("__ix_byA_s", AttributeValue.of(b.getBytes(StandardCharsets.UTF_8)));
+    m.put("stowage:ix:byA:p", AttributeValue.of(a.getBytes(StandardCharsets.UTF_8)));
+    m.put("stowage:ix:byA:s", AttributeValue.of(b.getBytes(StandardCharsets.UTF_8)));
     return StoredItems.of(m);
   }
 
@@ -124,7 +125,8 @@ class IndexMaintenanceTest {
       }
       Item last = r.items().get(r.items().size() - 1).item();
       start =
-          new Position(SCHEMA.keyOf(last), last.get("__ix_byA_s") instanceof KeyValue k ? k : null);
+          new Position(
+              SCHEMA.keyOf(last), last.get("stowage:ix:byA:s") instanceof KeyValue k ? k : null);
     }
   }
 

@@ -12,6 +12,7 @@ import dev.stowage.spi.KeyRange;
 import dev.stowage.spi.StoredItems;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.WriteOp;
+import dev.stowage.test.Emulators;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -40,7 +41,8 @@ class KeyOrderOnAzuriteProperties {
 
   private static synchronized AzureTablesDriver driver() {
     if (driver == null) {
-      driver = AzureTablesDriver.fromConnectionString(Azurite.get().connectionString());
+      driver =
+          AzureTablesDriver.fromConnectionString(Emulators.shared().azurite().connectionString());
     }
     return driver;
   }

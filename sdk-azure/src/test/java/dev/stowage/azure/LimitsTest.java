@@ -10,6 +10,7 @@ import dev.stowage.spi.DriverLimits;
 import dev.stowage.spi.Expectation;
 import dev.stowage.spi.StoredItems;
 import dev.stowage.spi.TableLayout;
+import dev.stowage.test.Emulators;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.IntFunction;
@@ -25,7 +26,8 @@ class LimitsTest {
 
   @BeforeAll
   static void start() {
-    driver = AzureTablesDriver.fromConnectionString(Azurite.get().connectionString());
+    driver =
+        AzureTablesDriver.fromConnectionString(Emulators.shared().azurite().connectionString());
     limits = driver.limits();
     table = Layouts.layout(KeySchema.of("pk", AttributeType.STRING, "sk", AttributeType.STRING));
     driver.ensureTable(table);
@@ -126,8 +128,8 @@ class LimitsTest {
     Map<String, AttributeValue> m = new HashMap<>();
     m.put("pk", AttributeValue.of("p".repeat(limits.maxPartitionKeyBytes())));
     m.put("sk", AttributeValue.of("€".repeat(limits.maxSortKeyBytes() / 3)));
-    m.put("__ix_byA_p", AttributeValue.of(ix));
-    m.put("__ix_byA_s", AttributeValue.of(ix));
+    m.put("stowage:ix:byA:p", AttributeValue.of(ix));
+    m.put("stowage:ix:byA:s", AttributeValue.of(ix));
     Item item = StoredItems.of(m);
     driver.put(indexed, item, Expectation.ANY, false);
     var q =

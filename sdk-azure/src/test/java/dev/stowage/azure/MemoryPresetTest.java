@@ -1,10 +1,7 @@
 package dev.stowage.azure;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.stowage.memory.MemoryLimits;
-import dev.stowage.spi.DriverLimits;
-import java.util.List;
+import dev.stowage.testkit.LimitPresets;
 import org.junit.jupiter.api.Test;
 
 /** The in-memory Azure preset refuses exactly what the driver refuses. */
@@ -17,22 +14,7 @@ class MemoryPresetTest {
   @Test
   void thePresetHasTheDriversLimitsAndCapabilities() {
     try (AzureTablesDriver driver = AzureTablesDriver.fromConnectionString(NOWHERE)) {
-      assertThat(numbers(MemoryLimits.azure())).isEqualTo(numbers(driver.limits()));
-      assertThat(MemoryLimits.azureCapabilities()).isEqualTo(driver.capabilities());
+      LimitPresets.assertMatches(MemoryLimits.azure(), MemoryLimits.azureCapabilities(), driver);
     }
-  }
-
-  /** Every limit but the size model, which the memory driver approximates. */
-  static List<Long> numbers(DriverLimits l) {
-    return List.of(
-        l.maxItemBytes(),
-        l.maxAttributeBytes(),
-        (long) l.maxAttributes(),
-        (long) l.maxIndexedValueBytes(),
-        (long) l.maxPartitionKeyBytes(),
-        (long) l.maxSortKeyBytes(),
-        (long) l.maxBatchGet(),
-        (long) l.maxBatchWrite(),
-        (long) l.maxTransactionItems());
   }
 }

@@ -6,9 +6,11 @@ import dev.stowage.KeySchema;
 import dev.stowage.Stowage;
 import dev.stowage.Table;
 import dev.stowage.TableSpec;
+import dev.stowage.azure.blob.AzureBlobStore;
 import dev.stowage.item.AttributeType;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
+import dev.stowage.test.Emulators;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,7 +27,7 @@ class StowageOnAzureTest {
 
   @BeforeAll
   static void start() {
-    String conn = Azurite.get().connectionString();
+    String conn = Emulators.shared().azurite().connectionString();
     stowage =
         Stowage.builder(AzureTablesDriver.fromConnectionString(conn))
             .blobStore(AzureBlobStore.fromConnectionString(conn, "overflow", "e2e/"))

@@ -30,7 +30,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 3, time = 3)
 public class ItemTranslationBench {
-  private static final String TOKEN_ATTRIBUTE = "__tok";
+  private static final String TOKEN_ATTRIBUTE = "stowage:tok";
 
   private final TableSchema<BenchUser> schema = TableSchema.fromBean(BenchUser.class);
   private Item item;

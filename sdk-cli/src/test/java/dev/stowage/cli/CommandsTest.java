@@ -82,9 +82,11 @@ class CommandsTest {
     run("put", "--item", "{\"feed\":\"f\",\"at\":1,\"kind\":\"odd\"}");
     Cli.Result raw = run("get", "--key", "{\"feed\":\"f\",\"at\":1}", "--raw");
     assertThat(raw.code()).as(raw.err()).isZero();
-    assertThat(raw.out()).contains("\"__ix_byKind_p\":{\"$b\":").contains("\"__ix_byKind_s\"");
+    assertThat(raw.out())
+        .contains("\"stowage:ix:byKind:p\":{\"$b\":")
+        .contains("\"stowage:ix:byKind:s\"");
     Cli.Result scan = run("scan", "--raw");
-    assertThat(scan.out()).contains("__ix_byKind_p");
+    assertThat(scan.out()).contains("stowage:ix:byKind:p");
   }
 
   @Test
@@ -157,7 +159,7 @@ class CommandsTest {
     String[] token = {null};
     try (Stowage store =
         Stowage.builder(Backends.driver(StoreLocation.parse(STORE)))
-            .cursorAead(CursorKeys.load(null))
+            .cursorKeys(CursorKeys.load(null))
             .build()) {
       Table t =
           store.table(

@@ -62,7 +62,8 @@ class ItemJsonTest {
   void errorsNameTheAttribute() {
     assertThatThrownBy(() -> ItemJson.parseItem("{\"a\": {\"$ns\": [\"x\"]}}"))
         .hasMessageContaining("attribute 'a'");
-    assertThatThrownBy(() -> ItemJson.parseItem("{\"__ovf\": 1}")).hasMessageContaining("reserved");
+    assertThatThrownBy(() -> ItemJson.parseItem("{\"stowage:ovf\": 1}"))
+        .hasMessageContaining("reserved");
     assertThatThrownBy(() -> ItemJson.parseItem("{\"a\": 1,}")).hasMessageContaining("offset");
     assertThatThrownBy(() -> ItemJson.parseItem("[1]")).hasMessageContaining("JSON object");
   }

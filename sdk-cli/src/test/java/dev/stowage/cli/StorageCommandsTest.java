@@ -81,7 +81,9 @@ class StorageCommandsTest {
     String big = "x".repeat(600_000);
     Cli.Result put = run("put", "--item", "{\"id\":\"d1\",\"body\":\"" + big + "\"}");
     assertThat(put.code()).as(put.err()).isZero();
-    assertThat(run("get", "--key", "d1", "--raw").out()).contains("__ovf").doesNotContain("xxxx");
+    assertThat(run("get", "--key", "d1", "--raw").out())
+        .contains("stowage:ovf")
+        .doesNotContain("xxxx");
     assertThat(run("get", "--key", "d1").out()).contains(big);
 
     BlobStore blobs = Backends.blobStore(StoreLocation.parse("memory://storage"));

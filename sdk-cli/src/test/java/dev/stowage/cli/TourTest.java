@@ -17,7 +17,7 @@ class TourTest {
         .contains("read back with the keys: ssn=123-45-6789, equal to what was written: true")
         .contains("a store without the keys cannot read it")
         .contains("2. A 2 MB item overflows to the blob store")
-        .contains("attributes [__ovf, id, title]")
+        .contains("attributes [id, stowage:ovf, title]")
         .contains("read back: 2097152 bytes, equal: true (blobs read: 1)")
         .contains("projection of 'title' only: scan.tiff (blobs read: 0)")
         .contains("blobs: 1 written (2.0 MiB), 1 read, 1 deleted")

@@ -44,9 +44,10 @@ import java.util.Set;
  *
  * <p>A table is a kind, a Stowage namespace the native Datastore namespace (the root namespace is
  * Datastore's default namespace), and an item key an entity key whose name encodes partition and
- * sort key order-preservingly, so a partition is one {@code __key__} range. Every property is
- * excluded from indexes except the synthesized index attributes, whose queries need the composite
- * indexes that {@link DatastoreIndexes#yaml} lists. See {@code docs/datastore.md}.
+ * sort key order-preservingly, so a partition is one {@code __key__} range. Every property Stowage
+ * types is excluded from indexes except the synthesized index attributes, whose queries need the
+ * composite indexes that {@link DatastoreIndexes#yaml} lists; values other applications wrote keep
+ * their native type and index flag through Stowage's writes. See {@code docs/datastore.md}.
  *
  * <p>Conditional writes are read-check-write inside a Datastore transaction; contention surfaces as
  * {@link dev.stowage.ConflictException} and is never retried here. All reads are strongly

@@ -19,11 +19,11 @@ import java.util.Set;
  * gcloud datastore indexes create index.yaml} before the tables are used.
  *
  * <p>Per table (kind): a descending {@code __key__} index for descending partition queries; per
- * secondary index: {@code (__ix_<name>_p, __ix_<name>_s, __key__)} ascending and {@code
- * (__ix_<name>_p, __ix_<name>_s desc, __key__ desc)} for index queries in both directions, which
- * also serve resuming inside a run of equal sort values. Composite indexes are per kind, not per
- * namespace, so tables of the same name in different namespaces share them. Stateless and
- * thread-safe.
+ * secondary index: {@code (stowage:ix:<name>:p, stowage:ix:<name>:s, __key__)} ascending and {@code
+ * (stowage:ix:<name>:p, stowage:ix:<name>:s desc, __key__ desc)} for index queries in both
+ * directions, which also serve resuming inside a run of equal sort values. Composite indexes are
+ * per kind, not per namespace, so tables of the same name in different namespaces share them.
+ * Stateless and thread-safe.
  */
 public final class DatastoreIndexes {
   private DatastoreIndexes() {}

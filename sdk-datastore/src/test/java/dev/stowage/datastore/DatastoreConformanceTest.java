@@ -1,6 +1,8 @@
 package dev.stowage.datastore;
 
 import com.google.cloud.storage.contrib.nio.testing.LocalStorageHelper;
+import dev.stowage.gcs.GcsBlobStore;
+import dev.stowage.test.Emulators;
 import dev.stowage.testkit.ConformanceKit;
 import dev.stowage.testkit.DriverFixture;
 import dev.stowage.testkit.Scale;
@@ -17,7 +19,7 @@ class DatastoreConformanceTest extends ConformanceKit {
   @Override
   protected DriverFixture createFixture() {
     return DriverFixture.of(
-        DatastoreDriver.of(Emulator.firestore().client()),
+        DatastoreDriver.of(Emulators.shared().datastore().client()),
         GcsBlobStore.of(LocalStorageHelper.getOptions().getService(), "overflow", "conformance"),
         new Scale(50, 8, 4, 50, 1_000, 300, 1_000, 1_100),
         null);

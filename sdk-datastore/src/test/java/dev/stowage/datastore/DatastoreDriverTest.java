@@ -86,8 +86,8 @@ class DatastoreDriverTest extends DriverTestBase {
             List.of(BigDecimal.ONE, new BigDecimal("2.5"), new BigDecimal("-1E+100"))));
     m.put("bs", AttributeValue.binarySet(List.of(Bytes.of(new byte[] {1}), Bytes.empty())));
     m.put("listofsets", AttributeValue.list(AttributeValue.numberSet(List.of(BigDecimal.TEN))));
-    m.put("__ovf", AttributeValue.of(new byte[] {9, 9}));
-    m.put("__rq", AttributeValue.list(AttributeValue.of("r1")));
+    m.put("stowage:ovf", AttributeValue.of(new byte[] {9, 9}));
+    m.put("stowage:rq", AttributeValue.list(AttributeValue.of("r1")));
     return m;
   }
 

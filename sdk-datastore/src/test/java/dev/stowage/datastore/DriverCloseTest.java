@@ -10,6 +10,7 @@ import dev.stowage.TableSpec;
 import dev.stowage.UnavailableException;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
+import dev.stowage.test.Emulators;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -40,7 +41,7 @@ class DriverCloseTest {
     DatastoreDriver driver =
         DatastoreDriver.builder()
             .projectId("close-test")
-            .emulatorHost(Emulator.firestore().hostPort())
+            .emulatorHost(Emulators.shared().datastore().hostPort())
             .build();
     try (Stowage store = Stowage.builder(driver).build()) {
       var t = store.table(TableSpec.builder("closing", KeySchema.of("id", STRING)).build());

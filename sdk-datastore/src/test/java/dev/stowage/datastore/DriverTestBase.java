@@ -6,6 +6,7 @@ import dev.stowage.item.AttributeType;
 import dev.stowage.spi.IndexLayout;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.TableRef;
+import dev.stowage.test.Emulators;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -18,7 +19,7 @@ abstract class DriverTestBase {
 
   @BeforeAll
   static void startDriver() {
-    driver = DatastoreDriver.of(Emulator.firestore().client());
+    driver = DatastoreDriver.of(Emulators.shared().datastore().client());
   }
 
   @AfterAll

@@ -32,9 +32,9 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * Every query shape the driver issues: partition queries in both directions with bounds, and index
- * queries on the synthesized {@code __ix_<name>_p}/{@code _s} attributes with ties in the sort
- * value, bounds, sparse items, and paging in both directions. Run against the Firestore emulator
- * and against the legacy emulator that requires every composite index to be declared.
+ * queries on the synthesized {@code stowage:ix:<name>:p}/{@code _s} attributes with ties in the
+ * sort value, bounds, sparse items, and paging in both directions. Run against the Firestore
+ * emulator and against the legacy emulator that requires every composite index to be declared.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class IndexQueryContract {

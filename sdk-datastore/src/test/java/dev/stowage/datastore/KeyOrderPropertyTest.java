@@ -19,6 +19,7 @@ import dev.stowage.spi.StoredItems;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.TableRef;
 import dev.stowage.spi.WriteOp;
+import dev.stowage.test.Emulators;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -45,7 +46,7 @@ class KeyOrderPropertyTest {
 
   @BeforeContainer
   static void start() {
-    driver = DatastoreDriver.of(Emulator.firestore().client());
+    driver = DatastoreDriver.of(Emulators.shared().datastore().client());
   }
 
   @AfterContainer

@@ -7,6 +7,7 @@ import dev.stowage.StowageException;
 import dev.stowage.item.KeyValue;
 import dev.stowage.spi.DriverQuery;
 import dev.stowage.spi.KeyRange;
+import dev.stowage.test.DatastoreEmulator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,14 +19,14 @@ import org.junit.jupiter.api.Test;
  * the file {@link DatastoreIndexes#yaml} generates: any query shape the file misses fails here.
  */
 class LegacyIndexQueryTest extends IndexQueryContract {
-  private final Emulator emulator;
+  private final DatastoreEmulator emulator;
   private final DatastoreDriver driver;
 
   LegacyIndexQueryTest() throws Exception {
     Path dir = Files.createDirectories(Path.of("target", "legacy-emulator"));
     Path yaml = dir.resolve("index.yaml");
     DatastoreIndexes.write(yaml, layouts(""));
-    emulator = Emulator.legacyRequiringIndexes(yaml);
+    emulator = DatastoreEmulator.startRequiringIndexes(yaml);
     driver = DatastoreDriver.of(emulator.client());
   }
 

@@ -10,12 +10,14 @@ import dev.stowage.KeySchema;
 import dev.stowage.Stowage;
 import dev.stowage.Table;
 import dev.stowage.TableSpec;
+import dev.stowage.gcs.GcsBlobStore;
 import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.overflow.BlobStore;
 import dev.stowage.query.Query;
+import dev.stowage.test.Emulators;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
@@ -38,7 +40,7 @@ class OverflowEndToEndTest {
   static void setUp() {
     blobs = GcsBlobStore.of(LocalStorageHelper.getOptions().getService(), "blobs", "ovf");
     stowage =
-        Stowage.builder(DatastoreDriver.of(Emulator.firestore().client()))
+        Stowage.builder(DatastoreDriver.of(Emulators.shared().datastore().client()))
             .blobStore(blobs)
             .namespace("ovf" + Long.toString(System.nanoTime() % 1_000_000, 36))
             .build();

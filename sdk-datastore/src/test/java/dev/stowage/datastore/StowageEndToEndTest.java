@@ -8,6 +8,7 @@ import dev.stowage.KeySchema;
 import dev.stowage.Stowage;
 import dev.stowage.Table;
 import dev.stowage.TableSpec;
+import dev.stowage.gcs.GcsBlobStore;
 import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
@@ -15,6 +16,7 @@ import dev.stowage.item.Key;
 import dev.stowage.query.Page;
 import dev.stowage.query.Query;
 import dev.stowage.query.Update;
+import dev.stowage.test.Emulators;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +33,7 @@ class StowageEndToEndTest {
   @BeforeAll
   static void setUp() {
     stowage =
-        Stowage.builder(DatastoreDriver.of(Emulator.firestore().client()))
+        Stowage.builder(DatastoreDriver.of(Emulators.shared().datastore().client()))
             .blobStore(
                 GcsBlobStore.of(LocalStorageHelper.getOptions().getService(), "blobs", "e2e"))
             .namespace("e2e" + Long.toString(System.nanoTime() % 1_000_000, 36))

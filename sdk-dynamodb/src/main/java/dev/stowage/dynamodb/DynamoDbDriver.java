@@ -50,13 +50,13 @@ import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughput;
  * <p><b>Mapping.</b> Items are stored as native DynamoDB items: every Stowage value type maps to
  * its DynamoDB type (S, N, B, BOOL, NULL, L, M, SS, NS, BS), so a table written without codecs or
  * overflow is readable by any DynamoDB tool, and tables written by other tools can be read. The
- * only addition is the reserved attribute {@code __tok}, a random token rewritten on every write
- * and used for compare-and-set; it never appears in returned items.
+ * only addition is the reserved attribute {@code stowage:tok}, a random token rewritten on every
+ * write and used for compare-and-set; it never appears in returned items.
  *
  * <p><b>Naming.</b> {@link TableRef}{@code ("", t)} maps to the DynamoDB table {@code t} itself (so
  * existing tables can be adopted; see {@link Builder#adoptTable}), any other namespace {@code ns}
  * to {@code ns.t}. Each Stowage index is a GSI named {@code __ix_<index>} keyed on the binary
- * attributes {@code __ix_<index>_p} (HASH) and {@code __ix_<index>_s} (RANGE).
+ * attributes {@code stowage:ix:<index>:p} (HASH) and {@code stowage:ix:<index>:s} (RANGE).
  *
  * <p><b>Errors.</b> Native errors are translated: throughput and request limits to {@link
  * dev.stowage.ThrottledException}, failed conditions to {@link
@@ -77,7 +77,7 @@ public final class DynamoDbDriver implements StorageDriver {
   public static final long MAX_ITEM_BYTES = 409_600;
 
   /**
-   * The limit reported for indexed values: 1020 bytes, so that the synthesized index value holding
+   * The limit reported for indexed values: 1015 bytes, so that the synthesized index value holding
    * them (at most {@link DriverLimits#INDEX_VALUE_OVERHEAD} bytes more) fits 1024 bytes, DynamoDB's
    * limit for a GSI sort key (GSI partition keys may hold 2048). The core refuses larger index
    * values with {@link dev.stowage.ItemTooLargeException} before anything is written.

@@ -46,7 +46,7 @@ class BatchTest extends DriverTestBase {
     }
     assertThat(found).hasSize(100);
     assertThat(found).allSatisfy(s -> assertThat(s.token()).hasSize(22));
-    assertThat(found).noneMatch(s -> s.item().has("__tok"));
+    assertThat(found).noneMatch(s -> s.item().has("stowage:tok"));
   }
 
   @Test

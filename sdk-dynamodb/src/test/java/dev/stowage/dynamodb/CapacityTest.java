@@ -8,13 +8,14 @@ import dev.stowage.spi.DriverQuery;
 import dev.stowage.spi.Expectation;
 import dev.stowage.spi.KeyRange;
 import dev.stowage.spi.TableLayout;
+import dev.stowage.test.Emulators;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class CapacityTest extends DriverTestBase {
   @Test
   void consumedCapacityAccumulatesPerTable() {
-    DynamoDbDriver own = DynamoDbDriver.create(Emulators.get().dynamo());
+    DynamoDbDriver own = DynamoDbDriver.create(Emulators.shared().dynamoDb().client());
     TableLayout t = Fixtures.layout("", Fixtures.uniqueName("cap"), null);
     own.ensureTable(t);
     assertThat(own.consumedCapacity(t.ref())).isEqualTo(CapacityUsage.NONE);

@@ -7,6 +7,7 @@ import dev.stowage.UnavailableException;
 import dev.stowage.item.Key;
 import dev.stowage.spi.Expectation;
 import dev.stowage.spi.TableLayout;
+import dev.stowage.test.Emulators;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -25,7 +26,7 @@ class DriverBuilderTest {
     try (DynamoDbDriver own =
         DynamoDbDriver.builder()
             .region(Region.US_EAST_1)
-            .endpoint(Emulators.get().dynamoEndpoint())
+            .endpoint(Emulators.shared().dynamoDb().endpoint())
             .credentials(CREDS)
             .build()) {
       TableLayout t = Fixtures.layout("ns1", Fixtures.uniqueName("own"), null);

@@ -3,6 +3,7 @@ package dev.stowage.dynamodb;
 import dev.stowage.item.AttributeType;
 import dev.stowage.spi.IndexLayout;
 import dev.stowage.spi.TableLayout;
+import dev.stowage.test.Emulators;
 import org.junit.jupiter.api.BeforeAll;
 
 /** Shares one driver on the JVM's DynamoDB Local across a test class. */
@@ -11,7 +12,7 @@ abstract class DriverTestBase {
 
   @BeforeAll
   static void startDriver() {
-    driver = DynamoDbDriver.create(Emulators.get().dynamo());
+    driver = DynamoDbDriver.create(Emulators.shared().dynamoDb().client());
   }
 
   /** Creates a fresh table in the root namespace. */

@@ -1,5 +1,7 @@
 package dev.stowage.dynamodb;
 
+import dev.stowage.s3.S3BlobStore;
+import dev.stowage.test.Emulators;
 import dev.stowage.testkit.ConformanceKit;
 import dev.stowage.testkit.DriverFixture;
 import dev.stowage.testkit.Scale;
@@ -12,10 +14,14 @@ import dev.stowage.testkit.Scale;
 class DynamoDbConformanceTest extends ConformanceKit {
   @Override
   protected DriverFixture createFixture() {
-    Emulators e = Emulators.get();
-    DynamoDbDriver driver = DynamoDbDriver.create(e.dynamo());
+    Emulators e = Emulators.shared();
+    DynamoDbDriver driver = DynamoDbDriver.create(e.dynamoDb().client());
     S3BlobStore blobs =
-        S3BlobStore.builder().client(e.s3()).bucket(e.newBucket()).prefix("conformance").build();
+        S3BlobStore.builder()
+            .client(e.s3().client())
+            .bucket(e.s3().newBucket())
+            .prefix("conformance")
+            .build();
     return DriverFixture.of(driver, blobs, scale(), null);
   }
 

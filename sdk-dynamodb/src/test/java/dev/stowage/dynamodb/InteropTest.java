@@ -13,6 +13,7 @@ import dev.stowage.spi.Expectation;
 import dev.stowage.spi.KeyRange;
 import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.TableLayout;
+import dev.stowage.test.Emulators;
 import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.List;
@@ -28,7 +29,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /** Tables written by Stowage are ordinary DynamoDB tables, and the reverse. */
 class InteropTest extends DriverTestBase {
-  private static final DynamoDbClient SDK = Emulators.get().dynamo();
+  private static final DynamoDbClient SDK = Emulators.shared().dynamoDb().client();
 
   private static software.amazon.awssdk.services.dynamodb.model.AttributeValue s(String v) {
     return software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS(v);
@@ -176,7 +177,7 @@ class InteropTest extends DriverTestBase {
     assertThat(raw.get("b").b().asByteArray()).containsExactly(0, -1, 7);
     Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> withoutToken =
         new HashMap<>(raw);
-    assertThat(withoutToken.remove("__tok").s()).hasSize(22);
+    assertThat(withoutToken.remove("stowage:tok").s()).hasSize(22);
     assertThat(withoutToken.keySet()).isEqualTo(item.names());
   }
 }

@@ -82,7 +82,7 @@ class ItemRoundTripTest extends DriverTestBase {
             .orElseThrow();
     assertThat(read.item()).isEqualTo(item);
     assertThat(read.token()).isEqualTo(written.token());
-    assertThat(read.item().has("__tok")).isFalse();
+    assertThat(read.item().has("stowage:tok")).isFalse();
   }
 
   @Test
@@ -93,8 +93,8 @@ class ItemRoundTripTest extends DriverTestBase {
             Map.of(
                 "pk", AttributeValue.of("p"),
                 "sk", Fixtures.bin(0xff, 0),
-                "__ovf", Fixtures.bin(1, 2, 3),
-                "__rq", AttributeValue.list(AttributeValue.of("r1"))));
+                "stowage:ovf", Fixtures.bin(1, 2, 3),
+                "stowage:rq", AttributeValue.list(AttributeValue.of("r1"))));
     driver.put(t, item, Expectation.ANY, false);
     assertThat(driver.get(t, Key.of(AttributeValue.of("p"), Fixtures.bin(0xff, 0)), false))
         .map(StoredItem::item)

@@ -1,11 +1,8 @@
 package dev.stowage.dynamodb;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.stowage.memory.MemoryLimits;
-import dev.stowage.spi.DriverLimits;
+import dev.stowage.testkit.LimitPresets;
 import java.net.URI;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -22,22 +19,8 @@ class MemoryPresetTest {
             .credentials(
                 StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
             .build()) {
-      assertThat(numbers(MemoryLimits.dynamoDb())).isEqualTo(numbers(driver.limits()));
-      assertThat(MemoryLimits.dynamoDbCapabilities()).isEqualTo(driver.capabilities());
+      LimitPresets.assertMatches(
+          MemoryLimits.dynamoDb(), MemoryLimits.dynamoDbCapabilities(), driver);
     }
-  }
-
-  /** Every limit but the size model, which the memory driver approximates. */
-  static List<Long> numbers(DriverLimits l) {
-    return List.of(
-        l.maxItemBytes(),
-        l.maxAttributeBytes(),
-        (long) l.maxAttributes(),
-        (long) l.maxIndexedValueBytes(),
-        (long) l.maxPartitionKeyBytes(),
-        (long) l.maxSortKeyBytes(),
-        (long) l.maxBatchGet(),
-        (long) l.maxBatchWrite(),
-        (long) l.maxTransactionItems());
   }
 }

@@ -12,6 +12,8 @@ import dev.stowage.item.Key;
 import dev.stowage.overflow.BlobStore.BlobInfo;
 import dev.stowage.query.Query;
 import dev.stowage.query.ReadOptions;
+import dev.stowage.s3.S3BlobStore;
+import dev.stowage.test.Emulators;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -33,10 +35,15 @@ class OverflowRoundTripTest {
 
   @BeforeAll
   static void setUp() {
-    Emulators e = Emulators.get();
-    blobs = S3BlobStore.builder().client(e.s3()).bucket(e.newBucket()).prefix("blobs").build();
+    Emulators e = Emulators.shared();
+    blobs =
+        S3BlobStore.builder()
+            .client(e.s3().client())
+            .bucket(e.s3().newBucket())
+            .prefix("blobs")
+            .build();
     stowage =
-        Stowage.builder(DynamoDbDriver.create(e.dynamo()))
+        Stowage.builder(DynamoDbDriver.create(e.dynamoDb().client()))
             .blobStore(blobs)
             .namespace(namespace)
             .build();
@@ -59,8 +66,9 @@ class OverflowRoundTripTest {
   private static Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> raw(
       String id) {
     GetItemResponse r =
-        Emulators.get()
-            .dynamo()
+        Emulators.shared()
+            .dynamoDb()
+            .client()
             .getItem(
                 b ->
                     b.tableName(namespace + ".docs")
@@ -83,16 +91,16 @@ class OverflowRoundTripTest {
     long before = blobCount();
     Item small = item("kb399", 399 * 1024);
     table.put(small);
-    assertThat(raw("kb399")).doesNotContainKey("__ovf");
+    assertThat(raw("kb399")).doesNotContainKey("stowage:ovf");
     assertThat(blobCount()).isEqualTo(before);
 
     Item over = item("kb401", 401 * 1024);
     table.put(over);
-    assertThat(raw("kb401")).containsKey("__ovf");
+    assertThat(raw("kb401")).containsKey("stowage:ovf");
 
     Item huge = item("mb5", 5 * 1024 * 1024);
     table.put(huge);
-    assertThat(raw("mb5")).containsKey("__ovf");
+    assertThat(raw("mb5")).containsKey("stowage:ovf");
     assertThat(blobCount()).isEqualTo(before + 2);
 
     for (Item i : List.of(small, over, huge)) {

@@ -12,6 +12,7 @@ import dev.stowage.item.Key;
 import dev.stowage.spi.Expectation;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.TableRef;
+import dev.stowage.test.Emulators;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,7 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 class ProvisioningTest extends DriverTestBase {
 
   private static TableDescription describe(String physical) {
-    return Emulators.get().dynamo().describeTable(b -> b.tableName(physical)).table();
+    return Emulators.shared().dynamoDb().client().describeTable(b -> b.tableName(physical)).table();
   }
 
   @Test
@@ -45,7 +46,7 @@ class ProvisioningTest extends DriverTestBase {
   void provisionedThroughputWhenConfigured() {
     DynamoDbDriver provisioned =
         DynamoDbDriver.builder()
-            .client(Emulators.get().dynamo())
+            .client(Emulators.shared().dynamoDb().client())
             .provisionedThroughput(3, 4)
             .build();
     TableLayout l =
@@ -56,7 +57,7 @@ class ProvisioningTest extends DriverTestBase {
     assertThat(d.provisionedThroughput().readCapacityUnits()).isEqualTo(3);
     assertThat(d.provisionedThroughput().writeCapacityUnits()).isEqualTo(4);
     provisioned.close();
-    assertThat(Emulators.get().dynamo().listTables().tableNames()).isNotEmpty();
+    assertThat(Emulators.shared().dynamoDb().client().listTables().tableNames()).isNotEmpty();
   }
 
   @Test
@@ -115,7 +116,7 @@ class ProvisioningTest extends DriverTestBase {
     String physical = "Legacy.Orders-" + System.nanoTime() % 100000;
     DynamoDbDriver adopting =
         DynamoDbDriver.builder()
-            .client(Emulators.get().dynamo())
+            .client(Emulators.shared().dynamoDb().client())
             .adoptTable("orders", physical)
             .build();
     TableLayout l = Fixtures.layout("", "orders", null);

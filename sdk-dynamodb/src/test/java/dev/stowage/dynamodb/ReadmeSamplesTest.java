@@ -28,6 +28,8 @@ class ReadmeSamplesTest {
           "package dev.stowage.dynamodb;",
           "import dev.stowage.*;",
           "import dev.stowage.item.*;",
+          "import dev.stowage.s3.*;",
+          "import dev.stowage.test.*;",
           "import dev.stowage.testkit.*;",
           "import java.util.*;",
           "");

@@ -14,6 +14,8 @@ import dev.stowage.item.Key;
 import dev.stowage.query.Page;
 import dev.stowage.query.Query;
 import dev.stowage.query.Update;
+import dev.stowage.s3.S3BlobStore;
+import dev.stowage.test.Emulators;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -27,10 +29,11 @@ class StowageEndToEndTest {
 
   @BeforeAll
   static void setUp() {
-    Emulators e = Emulators.get();
+    Emulators e = Emulators.shared();
     stowage =
-        Stowage.builder(DynamoDbDriver.create(e.dynamo()))
-            .blobStore(S3BlobStore.builder().client(e.s3()).bucket(e.newBucket()).build())
+        Stowage.builder(DynamoDbDriver.create(e.dynamoDb().client()))
+            .blobStore(
+                S3BlobStore.builder().client(e.s3().client()).bucket(e.s3().newBucket()).build())
             .namespace("e2e" + Long.toString(System.nanoTime() % 1_000_000, 36))
             .build();
     orders =
@@ -75,7 +78,8 @@ class StowageEndToEndTest {
     assertThat(seen)
         .extracting(i -> i.getString("id"))
         .containsExactly("o24", "o18", "o12", "o06", "o00");
-    assertThat(seen).allSatisfy(i -> assertThat(i.names()).noneMatch(n -> n.startsWith("__")));
+    assertThat(seen)
+        .allSatisfy(i -> assertThat(i.names()).noneMatch(n -> n.startsWith("stowage:")));
   }
 
   @Test

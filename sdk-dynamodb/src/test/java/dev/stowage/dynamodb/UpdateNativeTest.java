@@ -65,7 +65,7 @@ class UpdateNativeTest extends DriverTestBase {
     assertThat(i.getList("log"))
         .containsExactly(AttributeValue.of("x"), AttributeValue.of("y"), AttributeValue.of(2));
     assertThat(i.getList("fresh")).containsExactly(AttributeValue.of("z"));
-    assertThat(i.has("__tok")).isFalse();
+    assertThat(i.has("stowage:tok")).isFalse();
     assertThat(after.token()).isNotEqualTo(before);
     assertThat(driver.get(t, K, true).orElseThrow()).isEqualTo(after);
   }

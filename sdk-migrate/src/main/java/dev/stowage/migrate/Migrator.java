@@ -28,7 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -75,7 +74,6 @@ public final class Migrator {
   private final Path checkpointFile;
   private final Consumer<Progress> onProgress;
   private final RetryPolicy retry;
-  private final Set<String> indexAttributes = new java.util.HashSet<>();
 
   private Migrator(Builder b) {
     this.spec = Objects.requireNonNull(b.spec, "spec");
@@ -97,10 +95,6 @@ public final class Migrator {
     List<IndexLayout> indexes = spec.indexes().stream().map(IndexLayout::of).toList();
     this.sourceLayout = new TableLayout(from, spec.keySchema(), indexes);
     this.targetLayout = new TableLayout(to, spec.keySchema(), indexes);
-    for (IndexLayout index : indexes) {
-      indexAttributes.add(index.partitionAttribute());
-      indexAttributes.add(index.sortAttribute());
-    }
     this.parallelism = b.parallelism;
     this.pageSize = b.pageSize;
     this.checkpointFile = b.checkpoint;
@@ -353,7 +347,7 @@ public final class Migrator {
           > limits.maxAttributeBytes()) {
         return "attribute '" + e.getKey() + "' exceeds the target's per-attribute limit";
       }
-      if (indexAttributes.contains(e.getKey())
+      if (e.getKey().startsWith(IndexLayout.ATTRIBUTE_PREFIX)
           && indexedBytes(e.getValue()) > limits.maxIndexTupleBytes()) {
         return "index value '" + e.getKey() + "' exceeds the target's indexed-value limit";
       }

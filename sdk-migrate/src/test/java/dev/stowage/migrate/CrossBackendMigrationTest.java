@@ -14,23 +14,21 @@ import dev.stowage.RetryPolicy;
 import dev.stowage.Stowage;
 import dev.stowage.Table;
 import dev.stowage.TableSpec;
-import dev.stowage.azure.AzureBlobStore;
 import dev.stowage.azure.AzureTablesDriver;
-import dev.stowage.azure.Azurite;
+import dev.stowage.azure.blob.AzureBlobStore;
 import dev.stowage.codec.Codecs;
 import dev.stowage.codec.KeyProvider;
 import dev.stowage.datastore.DatastoreDriver;
-import dev.stowage.datastore.Emulator;
-import dev.stowage.datastore.GcsBlobStore;
 import dev.stowage.dynamodb.DynamoDbDriver;
-import dev.stowage.dynamodb.Emulators;
-import dev.stowage.dynamodb.S3BlobStore;
+import dev.stowage.gcs.GcsBlobStore;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.overflow.BlobStore;
 import dev.stowage.query.Query;
+import dev.stowage.s3.S3BlobStore;
 import dev.stowage.spi.StorageDriver;
+import dev.stowage.test.Emulators;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -46,8 +44,8 @@ import org.junit.jupiter.api.io.TempDir;
  * (another namespace), with compressed, encrypted and overflowed items; the migrator never holds
  * the keys, and the Azure hop is interrupted and resumed from its checkpoint. Every store is a real
  * driver on a real emulator: S3Proxy for S3, Azurite for Azure Blob, and the google-cloud-nio
- * in-process fake for GCS (there is no GCS emulator in the Cloud SDK). The emulators come from the
- * driver modules' test harnesses and stop at JVM exit.
+ * in-process fake for GCS (there is no GCS emulator in the Cloud SDK). The emulators come from
+ * sdk-test and stop when the test run ends.
  */
 class CrossBackendMigrationTest {
   /**
@@ -116,13 +114,13 @@ class CrossBackendMigrationTest {
   }
 
   static StorageDriver dynamo() {
-    return DynamoDbDriver.create(Emulators.get().dynamo());
+    return DynamoDbDriver.create(Emulators.shared().dynamoDb().client());
   }
 
   static BlobStore s3(String prefix) {
     return S3BlobStore.builder()
-        .client(Emulators.get().s3())
-        .bucket(Emulators.get().newBucket())
+        .client(Emulators.shared().s3().client())
+        .bucket(Emulators.shared().s3().newBucket())
         .prefix(prefix)
         .build();
   }
@@ -171,7 +169,7 @@ class CrossBackendMigrationTest {
     StorageDriver datastore =
         DatastoreDriver.builder()
             .projectId("test")
-            .emulatorHost(Emulator.firestore().hostPort())
+            .emulatorHost(Emulators.shared().datastore().hostPort())
             .build();
     BlobStore gcs = GcsBlobStore.of(LocalStorageHelper.getOptions().getService(), "gcs", "ov");
     Migrator toDatastore =
@@ -190,7 +188,7 @@ class CrossBackendMigrationTest {
     assertThat(blobCount(gcs)).isEqualTo(blobs);
 
     // 2. Datastore + GCS → Azure Tables + Azure Blob, interrupted after a few batches and resumed
-    String azure = Azurite.get().connectionString();
+    String azure = Emulators.shared().azurite().connectionString();
     MigratorTest.RecordingDriver tables =
         new MigratorTest.RecordingDriver(AzureTablesDriver.fromConnectionString(azure));
     BlobStore azureBlobs = AzureBlobStore.fromConnectionString(azure, "overflow", "ov");

@@ -124,4 +124,36 @@ abstract class ExactRoundTripContracts extends Contract {
           .contains(AttributeValue.of(b));
     }
   }
+
+  @Test
+  void attributesOtherToolsNameTheirWaySurviveEveryReadModifyWrite() {
+    TableSpec plain = stringKeys();
+    Table t = table(plain);
+    // Names other tools give meaning to (AppSync's __typename) or that look like escapes.
+    List<String> names = List.of("__typename", "__x__", "__", "_0_n", "~x", "stowage", "stowage_x");
+    Item.Builder b = Item.builder().put("p", "o").put("s", 1);
+    for (String n : names) {
+      b.put(n, "value of " + n);
+    }
+    Item foreign = b.build();
+    driver().put(layout(plain), foreign, Expectation.ANY, false);
+    Key k = Key.of("o", 1);
+    Item read = t.get(k, ReadOptions.CONSISTENT).orElseThrow();
+    assertThat(read).as("every attribute reads as written").isEqualTo(foreign);
+
+    t.update(k, Update.builder().set("other", 1).build());
+    t.put(t.get(k, ReadOptions.CONSISTENT).orElseThrow().toBuilder().put("more", 2).build());
+    Item stored = driver().get(layout(plain), k, true).orElseThrow().item();
+    for (String n : names) {
+      assertThat(stored.find(n)).as("%s after an update and a get-then-put", n).contains(str(n));
+    }
+    t.backfillIndexes(dev.stowage.MaintenanceJob.Options.DEFAULT).run();
+    assertThat(t.get(k, ReadOptions.CONSISTENT).orElseThrow().find("__typename"))
+        .as("after a backfill")
+        .contains(str("__typename"));
+  }
+
+  private static AttributeValue str(String name) {
+    return AttributeValue.of("value of " + name);
+  }
 }

@@ -23,8 +23,9 @@ import net.jqwik.api.sessions.JqwikSession;
 /**
  * jqwik {@link Arbitrary arbitraries} for every Stowage attribute value type and for whole items,
  * covering the portable edges: exact decimals of up to 38 digits with exponents from -130 to 125,
- * empty strings, lists and maps, binary with high bytes, Unicode text including control characters
- * and supplementary characters (surrogate pairs), nested lists and maps.
+ * empty strings, lists and maps, binary with high bytes and with the envelope magic, Unicode text
+ * including control characters, supplementary characters (surrogate pairs) and the prefixes drivers
+ * and other tools give special meaning ({@link #TRICKY_PREFIXES}), nested lists and maps.
  *
  * <p>Use them in jqwik properties ({@code @ForAll("…")} with a provider method returning one of
  * these), or outside jqwik with {@link #samples}, which draws a deterministic list from a fixed
@@ -60,18 +61,36 @@ public final class Generators {
     return strings(0, 20);
   }
 
-  /** Strings of {@code min} to {@code max} code points. */
+  /**
+   * Prefixes real data has and Stowage's own formats must never misread: the private-use character
+   * a driver could take for an escape, the escape characters and reserved-looking prefixes of the
+   * drivers and of other tools ({@code __typename}), a zero character.
+   */
+  public static final List<String> TRICKY_PREFIXES =
+      List.of("\uE000", "\uE000\uE001", "~", "_", "__", "_0_", "__typename", "\u0000");
+
+  /**
+   * Strings of {@code min} to {@code max} code points; one in five starts with one of {@link
+   * #TRICKY_PREFIXES} (and may then be up to that prefix longer).
+   */
   public static Arbitrary<String> strings(int min, int max) {
-    return codePoints()
-        .list()
-        .ofMinSize(min)
-        .ofMaxSize(max)
-        .map(
-            cps -> {
-              StringBuilder sb = new StringBuilder();
-              cps.forEach(sb::appendCodePoint);
-              return sb.toString();
-            });
+    Arbitrary<String> plain =
+        codePoints()
+            .list()
+            .ofMinSize(min)
+            .ofMaxSize(max)
+            .map(
+                cps -> {
+                  StringBuilder sb = new StringBuilder();
+                  cps.forEach(sb::appendCodePoint);
+                  return sb.toString();
+                });
+    if (max == 0) {
+      return plain;
+    }
+    Arbitrary<String> tricky =
+        Combinators.combine(Arbitraries.of(TRICKY_PREFIXES), plain).as(String::concat);
+    return Arbitraries.frequencyOf(Tuple.of(4, plain), Tuple.of(1, tricky));
   }
 
   /**
@@ -123,9 +142,30 @@ public final class Generators {
     return binaries(0, 64);
   }
 
-  /** Binary values of {@code min} to {@code max} bytes. */
+  /**
+   * Binary values of {@code min} to {@code max} bytes; where {@code max} allows, one in five starts
+   * with Stowage's envelope magic {@code F5 53}, as one random value in 65,536 does.
+   */
   public static Arbitrary<Bytes> binaries(int min, int max) {
-    return Arbitraries.bytes().array(byte[].class).ofMinSize(min).ofMaxSize(max).map(Bytes::wrap);
+    Arbitrary<Bytes> plain =
+        Arbitraries.bytes().array(byte[].class).ofMinSize(min).ofMaxSize(max).map(Bytes::wrap);
+    if (max < 2) {
+      return plain;
+    }
+    Arbitrary<Bytes> magic =
+        Arbitraries.bytes()
+            .array(byte[].class)
+            .ofMinSize(Math.max(0, min - 2))
+            .ofMaxSize(max - 2)
+            .map(
+                tail -> {
+                  byte[] b = new byte[tail.length + 2];
+                  b[0] = (byte) 0xF5;
+                  b[1] = 0x53;
+                  System.arraycopy(tail, 0, b, 2, tail.length);
+                  return Bytes.wrap(b);
+                });
+    return Arbitraries.frequencyOf(Tuple.of(4, plain), Tuple.of(1, magic));
   }
 
   /**
@@ -220,7 +260,7 @@ public final class Generators {
 
   /**
    * Valid user attribute names: 1 to 20 code points, no control characters, not starting with the
-   * reserved prefix {@code __}.
+   * reserved prefix {@code stowage:}.
    */
   public static Arbitrary<String> attributeNames() {
     return printableCodePoints()
@@ -233,7 +273,7 @@ public final class Generators {
               cps.forEach(sb::appendCodePoint);
               return sb.toString();
             })
-        .filter(n -> !n.startsWith("__"));
+        .filter(n -> !dev.stowage.item.AttributeNames.isReserved(n));
   }
 
   /** Items of 0 to 12 attributes of any type, without key attributes. */

@@ -335,6 +335,87 @@ abstract class IndexContracts extends Contract {
         .toList();
   }
 
+  private static TableSpec eventsSpec(List<String> partition) {
+    return TableSpec.builder("events", KeySchema.of("id", AttributeType.STRING))
+        .index("byOwner", partition, List.of("at"))
+        .build();
+  }
+
+  private static Item event(int i, String kind, String tenant) {
+    return Item.builder()
+        .put("id", "e" + i)
+        .put("kind", kind)
+        .put("tenant", tenant)
+        .put("at", i)
+        .build();
+  }
+
+  @Test
+  void aRedefinedIndexNeverMatchesValuesWrittenUnderTheOldDefinition() {
+    // Written while index byOwner was partitioned by "kind"; the kind values are tenant names, so
+    // without a definition fingerprint a query of the new definition would match them.
+    com.google.crypto.tink.Aead cursorKey = CursorContracts.sharedCursorKey();
+    String ns = kit().freshNamespace();
+    Table before =
+        table(kit().storeBuilder(ns).cursorAead(cursorKey).build(), eventsSpec(List.of("kind")));
+    List<Item> old = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      old.add(event(i, "acme", i % 2 == 0 ? "zeta" : "acme"));
+    }
+    before.batchPut(old);
+    Query byAcme = Query.index("byOwner").partition(str("acme")).limit(2).build();
+    assertThat(before.queryAll(byAcme).toList()).containsExactlyElementsOf(old);
+    String oldCursor = before.query(byAcme).after().orElseThrow();
+    List<String> deleteTokens = new ArrayList<>();
+    before
+        .deleteWhere(
+            byAcme,
+            new dev.stowage.DeleteJob.Options(0, 2, true, p -> deleteTokens.add(p.resumeToken())))
+        .run();
+
+    // Another instance (as after a restart) opens the table with byOwner partitioned by "tenant".
+    dev.stowage.Stowage restarted = kit().storeBuilder(ns).cursorAead(cursorKey).build();
+    // The same table: dropped once, through the first store, after the test.
+    Table after = restarted.table(eventsSpec(List.of("tenant")));
+    assertThat(after.queryAll(byAcme).toList())
+        .as("values of the old definition are never matched")
+        .isEmpty();
+    dev.stowage.InvalidCursorException e =
+        org.assertj.core.api.Assertions.catchThrowableOfType(
+            dev.stowage.InvalidCursorException.class, () -> after.page(oldCursor));
+    assertThat(e).as("an old cursor is refused").isNotNull();
+    assertThat(e.reason()).isEqualTo(dev.stowage.InvalidCursorException.Reason.INDEX_CHANGED);
+    assertThat(e.getMessage()).contains("byOwner").contains("tenant");
+    assertThat(
+            org.assertj.core.api.Assertions.catchThrowableOfType(
+                    dev.stowage.InvalidCursorException.class,
+                    () ->
+                        after.resumeDelete(
+                            deleteTokens.get(0), dev.stowage.DeleteJob.Options.DEFAULT))
+                .reason())
+        .as("an old delete-job token is refused")
+        .isEqualTo(dev.stowage.InvalidCursorException.Reason.INDEX_CHANGED);
+
+    Item fresh = event(100, "other", "acme");
+    after.put(fresh);
+    assertThat(after.queryAll(byAcme).toList())
+        .as("only values of the new definition")
+        .containsExactly(fresh);
+
+    after.backfillIndexes(dev.stowage.MaintenanceJob.Options.DEFAULT).run();
+    List<Item> acme = new ArrayList<>();
+    old.stream().filter(i -> i.getString("tenant").equals("acme")).forEach(acme::add);
+    acme.add(fresh);
+    assertThat(after.queryAll(byAcme).toList())
+        .as("after the backfill")
+        .containsExactlyElementsOf(acme);
+    assertThat(after.queryAll(Query.index("byOwner").partition(str("zeta")).build()).toList())
+        .containsExactlyElementsOf(
+            old.stream().filter(i -> i.getString("tenant").equals("zeta")).toList());
+    String newCursor = after.query(byAcme).after().orElseThrow();
+    assertThat(after.page(newCursor).items()).hasSize(2);
+  }
+
   @Test
   void unknownIndexesAreNotFoundAndMalformedIndexQueriesAreInvalid() {
     Table t = table(ordersSpec());
@@ -352,6 +433,44 @@ abstract class IndexContracts extends Contract {
     for (Query q : bad) {
       assertThatThrownBy(() -> t.query(q)).as("%s", q).isInstanceOf(InvalidRequestException.class);
     }
+  }
+
+  @Test
+  void valuesLongerThanAnyStoredValueAnswerTheSameOnEveryBackend() {
+    int limit = (int) driver().limits().maxIndexedValueBytes();
+    Table t =
+        table(
+            TableSpec.builder("ixlong", KeySchema.of("id", AttributeType.STRING))
+                .index("byTag", List.of("tag"), List.of("rank"))
+                .build());
+    Item a = Item.builder().put("id", "a").put("tag", "t").put("rank", "a").build();
+    Item z = Item.builder().put("id", "z").put("tag", "t").put("rank", "z".repeat(limit)).build();
+    t.put(a);
+    t.put(z);
+    String tooLong = "z".repeat(limit + 50);
+    // A partition value no stored value can equal: an empty page, not an error.
+    assertThat(t.query(Query.index("byTag").partition(str(tooLong)).build()).items()).isEmpty();
+    assertThat(t.query(Query.partition(tooLong.repeat(40)).build()).items())
+        .as("a primary partition key longer than any key")
+        .isEmpty();
+    // Sort bounds longer than any stored value still order against the stored ones.
+    Query.Builder byTag = Query.index("byTag").partition(str("t"));
+    assertThat(t.queryAll(byTag.sort(SortCondition.lt(str(tooLong))).build()).toList())
+        .containsExactly(a, z);
+    assertThat(t.queryAll(byTag.sort(SortCondition.le(str(tooLong))).build()).toList())
+        .containsExactly(a, z);
+    assertThat(t.queryAll(byTag.sort(SortCondition.gt(str(tooLong))).build()).toList()).isEmpty();
+    assertThat(t.queryAll(byTag.sort(SortCondition.ge(str(tooLong))).build()).toList()).isEmpty();
+    assertThat(t.queryAll(byTag.sort(SortCondition.eq(str(tooLong))).build()).toList()).isEmpty();
+    assertThat(t.queryAll(byTag.sort(SortCondition.beginsWith(tooLong)).build()).toList())
+        .isEmpty();
+    assertThat(
+            t.queryAll(byTag.sort(SortCondition.between(str("b"), str(tooLong))).build()).toList())
+        .containsExactly(z);
+    assertThat(
+            t.queryAll(byTag.sort(SortCondition.gt(str("z".repeat(limit - 1)))).build()).toList())
+        .as("a bound within the limit still compares exactly")
+        .containsExactly(z);
   }
 
   /** One case of {@link #indexedValuesAtTheDeclaredLimitAreStoredAndOneByteMoreIsRefused}. */

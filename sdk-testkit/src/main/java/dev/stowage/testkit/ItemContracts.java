@@ -179,19 +179,19 @@ abstract class ItemContracts extends Contract {
     Table t = table(pnSpec("names"));
     String tooLong = "x".repeat(256);
     String longest = "y".repeat(255);
-    assertThatThrownBy(() -> Item.builder().put("__mine", "v"))
+    assertThatThrownBy(() -> Item.builder().put("stowage:mine", "v"))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> Item.builder().put("", "v"))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> Item.builder().put(tooLong, "v"))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> Item.of(Map.of("__ovf", str("forged"))))
+    assertThatThrownBy(() -> Item.of(Map.of("stowage:ovf", str("forged"))))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> Update.builder().set("__rq", "v"))
+    assertThatThrownBy(() -> Update.builder().set("stowage:rq", "v"))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> Update.builder().increment("", 1))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> ReadOptions.project("__ix_a_p"))
+    assertThatThrownBy(() -> ReadOptions.project("stowage:ix:a:p"))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> Query.partition("x").project(tooLong))
         .isInstanceOf(IllegalArgumentException.class);
@@ -298,7 +298,13 @@ abstract class ItemContracts extends Contract {
                 .build());
     Key k = key("r", 1);
     for (String name :
-        List.of("__rq", "__ovf", "__ix_byTag_p", "__ix_byTag_s", "__tok", "__anything")) {
+        List.of(
+            "stowage:rq",
+            "stowage:ovf",
+            "stowage:ix:byTag:p",
+            "stowage:ix:byTag:s",
+            "stowage:tok",
+            "stowage:anything")) {
       Map<String, AttributeValue> attrs = new LinkedHashMap<>();
       attrs.put("p", str("r"));
       attrs.put("s", num(1));

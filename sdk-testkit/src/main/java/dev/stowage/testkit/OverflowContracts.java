@@ -8,6 +8,7 @@ import dev.stowage.DeleteJob;
 import dev.stowage.InvalidRequestException;
 import dev.stowage.ItemTooLargeException;
 import dev.stowage.KeySchema;
+import dev.stowage.RetryPolicy;
 import dev.stowage.Stowage;
 import dev.stowage.Table;
 import dev.stowage.TableSpec;
@@ -255,6 +256,53 @@ abstract class OverflowContracts extends Contract {
     assertThat(newBlobs()).as("only the blob of the item the job did not match is left").hasSize(1);
     assertThat(done.blobsDeleted()).as("the job reports the blobs it deleted").isEqualTo(5);
     assertThat(t.get(Key.of("other", 1), ReadOptions.CONSISTENT)).isPresent();
+  }
+
+  @Test
+  void transientBlobStoreErrorsAreRetriedOnEveryBlobCall() {
+    // Every other blob call fails before or after its effect, every other read breaks part-way,
+    // every other listing fails after one entry: the store's retry policy absorbs all of it.
+    FlakyBlobStore flaky = new FlakyBlobStore(kit().fixture().blobStore());
+    String ns = kit().freshNamespace();
+    MutableClock clock =
+        new MutableClock(java.time.Instant.now().plus(java.time.Duration.ofDays(1)));
+    Stowage s =
+        kit()
+            .storeBuilder(ns)
+            .blobStore(flaky)
+            .clock(clock)
+            .retryPolicy(
+                new RetryPolicy(
+                    8, java.time.Duration.ofMillis(2), java.time.Duration.ofMillis(100)))
+            .build();
+    Table t = table(s, spec());
+    long max = driver().limits().maxItemBytes();
+    List<Item> items = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      Item item = bigItem("flaky", i, 2 * max, max, 60 + i);
+      t.put(item);
+      items.add(item);
+    }
+    for (Item item : items) {
+      assertThat(t.get(t.spec().keySchema().keyOf(item), ReadOptions.CONSISTENT)).contains(item);
+    }
+    assertThat(t.queryAll(Query.partition("flaky").build()).toList())
+        .containsExactlyElementsOf(items);
+    Item replaced = bigItem("flaky", 0, 2 * max, max, 70);
+    t.put(replaced);
+    t.delete(Key.of("flaky", 1));
+    assertThat(newBlobs()).as("one blob per remaining item").hasSize(2);
+    kit()
+        .fixture()
+        .blobStore()
+        .put(OverflowSweeper.prefixOf(new TableRef(ns, spec().name())) + "orphan", new byte[] {1});
+    OverflowSweeper.Report swept = t.sweepOverflow(java.time.Duration.ofHours(1), false);
+    assertThat(swept.listed()).as("each blob listed once").isEqualTo(3);
+    assertThat(swept.deleted()).isEqualTo(1);
+    assertThat(t.get(Key.of("flaky", 0), ReadOptions.CONSISTENT)).contains(replaced);
+    assertThat(flaky.failures()).as("failures were injected").isGreaterThan(10);
+    s.dropTable(spec().name());
+    assertThat(newBlobs()).as("dropped with the table").isEmpty();
   }
 
   @Test

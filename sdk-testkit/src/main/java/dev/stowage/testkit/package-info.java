@@ -9,12 +9,13 @@
  * class AzureConformanceTest extends ConformanceKit {
  *   @Override
  *   protected DriverFixture createFixture() {
- *     Azurite azurite = Azurite.start(); // fails with "install azurite: npm ci" if it cannot
+ *     // sdk-test's Azurite, shared by the test run; fails saying what to install if it cannot start
+ *     String conn = Emulators.shared().azurite().connectionString();
  *     return DriverFixture.of(
- *         AzureDriver.create(azurite.tableClient()),
- *         new AzureBlobStore(azurite.blobContainer()),
+ *         AzureTablesDriver.fromConnectionString(conn),
+ *         AzureBlobStore.fromConnectionString(conn, "overflow", ""),
  *         Scale.full().withPaging(2_000, 500), // Azurite is slow; see Scale for the floors
- *         azurite::stop);
+ *         () -> {});
  *   }
  * }
  * }</pre>

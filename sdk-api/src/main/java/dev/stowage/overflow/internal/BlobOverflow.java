@@ -1,18 +1,19 @@
 package dev.stowage.overflow.internal;
 
 import dev.stowage.IntegrityException;
+import dev.stowage.RetryPolicy;
 import dev.stowage.TableSpec;
 import dev.stowage.UnavailableException;
 import dev.stowage.internal.ItemAccess;
+import dev.stowage.internal.Metrics;
 import dev.stowage.internal.OverflowHandler;
+import dev.stowage.internal.Retrier;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;
 import dev.stowage.item.Item;
 import dev.stowage.overflow.BlobStore;
 import dev.stowage.spi.DriverLimits;
 import dev.stowage.spi.TableRef;
-import java.io.IOException;
-import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -34,25 +35,44 @@ import java.util.concurrent.atomic.AtomicInteger;
  * and a pointer ({@value OverflowHandler#POINTER_ATTRIBUTE}); their largest other attributes move,
  * still in their stored (compressed or encrypted) form, into one blob written before the item.
  *
- * <p>Thread-safe. Blob store errors ({@link dev.stowage.ThrottledException}, {@link
- * UnavailableException}) propagate unchanged for the core to retry; nothing here retries.
+ * <p>Thread-safe. Every blob store call runs under the retrier given (the store's {@link
+ * dev.stowage.RetryPolicy}): a blob put streams a body generated afresh for each attempt, a read
+ * opens and reads the whole blob again on each attempt, and deletes are repeated as they are.
+ * Errors left after the last attempt ({@link dev.stowage.ThrottledException}, {@link
+ * UnavailableException}) propagate; the core does not retry these calls again.
  */
 public final class BlobOverflow implements OverflowHandler {
-  private final BlobStore store;
+  private static final Retrier NO_RETRIES = new Retrier(RetryPolicy.NONE, new Metrics());
+
+  private final RetryingBlobs blobs;
   private final Executor fetchExecutor;
 
-  /** Uses a shared pool of up to 16 daemon threads for parallel page fetches. */
+  /**
+   * Uses a shared pool of up to 16 daemon threads for parallel page fetches, and makes one attempt
+   * per blob store call.
+   */
   public BlobOverflow(BlobStore store) {
     this(store, DefaultPool.INSTANCE);
+  }
+
+  /** Retries blob store calls with {@code retrier}; fetches pages in the shared pool. */
+  public BlobOverflow(BlobStore store, Retrier retrier) {
+    this(store, DefaultPool.INSTANCE, retrier);
+  }
+
+  /** One attempt per blob store call; see {@link #BlobOverflow(BlobStore, Executor, Retrier)}. */
+  public BlobOverflow(BlobStore store, Executor fetchExecutor) {
+    this(store, fetchExecutor, NO_RETRIES);
   }
 
   /**
    * @param store where blobs go; not closed by this class
    * @param fetchExecutor runs the blob fetches of {@link #restoreAll} (the caller blocks until they
    *     finish; an executor that runs tasks on the calling thread works too, serially)
+   * @param retrier the retry policy every blob store call runs under
    */
-  public BlobOverflow(BlobStore store, Executor fetchExecutor) {
-    this.store = Objects.requireNonNull(store, "store");
+  public BlobOverflow(BlobStore store, Executor fetchExecutor, Retrier retrier) {
+    this.blobs = new RetryingBlobs(store, retrier);
     this.fetchExecutor = Objects.requireNonNull(fetchExecutor, "fetchExecutor");
   }
 
@@ -86,19 +106,17 @@ public final class BlobOverflow implements OverflowHandler {
       throw new IllegalStateException(
           "size model counts the final pointer larger than its upper bound: " + stillTooBig);
     }
-    try (InputStream in = body.openStream()) {
-      store.put(plan.blobKey(), in, body.length());
-    } catch (RuntimeException | IOException e) {
+    try {
+      // The body is generated from the moved values, so every attempt streams it from the start.
+      blobs.put(plan.blobKey(), body::openStream, body.length());
+    } catch (RuntimeException e) {
       // The put may have landed; remove what we can, the sweeper collects the rest.
       try {
-        store.delete(plan.blobKey());
+        blobs.delete(plan.blobKey());
       } catch (RuntimeException cleanup) {
         e.addSuppressed(cleanup);
       }
-      if (e instanceof RuntimeException r) {
-        throw r;
-      }
-      throw new UnavailableException("writing overflow blob " + plan.blobKey() + " failed", e);
+      throw e;
     }
     return new Prepared(stored, plan.blobKey());
   }
@@ -161,13 +179,13 @@ public final class BlobOverflow implements OverflowHandler {
 
   @Override
   public void release(TableRef table, Item replaced) {
-    pointerToDelete(table, replaced).ifPresent(store::delete);
+    pointerToDelete(table, replaced).ifPresent(blobs::delete);
   }
 
   @Override
   public void abandon(TableRef table, Prepared prepared) {
     if (prepared.blobKey() != null) {
-      store.delete(prepared.blobKey());
+      blobs.delete(prepared.blobKey());
     }
   }
 
@@ -198,25 +216,31 @@ public final class BlobOverflow implements OverflowHandler {
     return ItemAccess.ofStored(rest);
   }
 
+  /**
+   * Reads and checks a pointer's blob. An attempt that fails while reading starts over with a fresh
+   * stream, so values are only ever taken from one whole, verified read.
+   */
   private Map<String, AttributeValue> fetch(TableRef table, Pointer pointer) {
-    Optional<InputStream> opened = store.open(pointer.blobKey());
-    if (opened.isEmpty()) {
-      throw new BlobMissingException(pointer.blobKey());
-    }
     String where = "overflow blob " + pointer.blobKey() + " of table " + table;
-    try (InputStream in = opened.get()) {
-      BlobReader reader = new BlobReader(in, pointer.size());
-      Map<String, AttributeValue> values = reader.readAttributes();
-      byte[] digest = reader.finish();
-      if (!java.security.MessageDigest.isEqual(digest, pointer.sha256().toByteArray())) {
-        throw new IntegrityException(where + " does not match its pointer's SHA-256 digest");
-      }
-      return values;
-    } catch (BlobReader.FormatException e) {
-      throw new IntegrityException(where + " is malformed: " + e.getMessage());
-    } catch (IOException e) {
-      throw new UnavailableException("reading " + where + " failed", e);
-    }
+    return blobs
+        .read(
+            pointer.blobKey(),
+            where,
+            in -> {
+              try {
+                BlobReader reader = new BlobReader(in, pointer.size());
+                Map<String, AttributeValue> values = reader.readAttributes();
+                byte[] digest = reader.finish();
+                if (!java.security.MessageDigest.isEqual(digest, pointer.sha256().toByteArray())) {
+                  throw new IntegrityException(
+                      where + " does not match its pointer's SHA-256 digest");
+                }
+                return values;
+              } catch (BlobReader.FormatException e) {
+                throw new IntegrityException(where + " is malformed: " + e.getMessage());
+              }
+            })
+        .orElseThrow(() -> new BlobMissingException(pointer.blobKey()));
   }
 
   private static Item merge(

@@ -22,12 +22,12 @@ import java.util.Map;
 /**
  * Decides whether an encoded item fits a backend's {@link DriverLimits} and, if not, which
  * attributes to move: the largest movable ones first, until the rest plus the pointer fits every
- * limit. Key attributes, indexed attributes and Stowage's reserved {@code __} attributes never
- * move. Stateless and thread-safe.
+ * limit. Key attributes, indexed attributes and Stowage's reserved {@code stowage:} attributes
+ * never move. Stateless and thread-safe.
  */
 final class FitPlanner {
   /** Prefix of the synthesized index attributes, which backends index. */
-  private static final String INDEX_PREFIX = "__ix_";
+  private static final String INDEX_PREFIX = dev.stowage.spi.IndexLayout.ATTRIBUTE_PREFIX;
 
   private FitPlanner() {}
 

@@ -13,7 +13,7 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * The overflow pointer stored in an item's {@code __ovf} attribute: a binary value of format
+ * The overflow pointer stored in an item's {@code stowage:ovf} attribute: a binary value of format
  * version, blob key, blob size, SHA-256 of the blob and, unless there are too many to fit, the
  * names of the moved attributes (layout in docs/FORMAT.md, "Overflow pointer"). Immutable.
  *

@@ -23,7 +23,7 @@ import java.util.stream.Stream;
 public final class SweepRun {
   private static final int PROGRESS_EVERY = 1000;
 
-  private final BlobStore store;
+  private final RetryingBlobs blobs;
   private final String prefix;
   private final Supplier<? extends Stream<Item>> liveItems;
   private final Supplier<? extends Set<String>> referencedKeys;
@@ -42,9 +42,12 @@ public final class SweepRun {
   private long deleted;
   private long bytesDeleted;
 
-  /** Captures the configuration; see OverflowSweeper.Builder for each argument. */
+  /**
+   * Captures the configuration; see OverflowSweeper.Builder for each argument. Blob store calls go
+   * through {@code blobs}, under its retry policy.
+   */
   public SweepRun(
-      BlobStore store,
+      RetryingBlobs blobs,
       String prefix,
       Supplier<? extends Stream<Item>> liveItems,
       Supplier<? extends Set<String>> referencedKeys,
@@ -54,7 +57,7 @@ public final class SweepRun {
       int batchSize,
       Consumer<Report> progress,
       Consumer<BlobStore.BlobInfo> onOrphan) {
-    this.store = store;
+    this.blobs = blobs;
     this.prefix = prefix;
     this.liveItems = liveItems;
     this.referencedKeys = referencedKeys;
@@ -92,8 +95,8 @@ public final class SweepRun {
       }
     }
     List<BlobStore.BlobInfo> batch = new ArrayList<>(batchSize);
-    try (Stream<BlobStore.BlobInfo> blobs = store.list(prefix)) {
-      Iterator<BlobStore.BlobInfo> it = blobs.iterator();
+    try (Stream<BlobStore.BlobInfo> blobList = blobs.list(prefix)) {
+      Iterator<BlobStore.BlobInfo> it = blobList.iterator();
       while (it.hasNext()) {
         BlobStore.BlobInfo blob = it.next();
         listed++;
@@ -128,7 +131,7 @@ public final class SweepRun {
     if (batch.isEmpty()) {
       return;
     }
-    store.deleteAll(batch.stream().map(BlobStore.BlobInfo::key).toList());
+    blobs.deleteAll(batch.stream().map(BlobStore.BlobInfo::key).toList());
     deleted += batch.size();
     bytesDeleted += batch.stream().mapToLong(BlobStore.BlobInfo::size).sum();
     batch.clear();

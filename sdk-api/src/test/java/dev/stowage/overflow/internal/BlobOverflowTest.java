@@ -68,14 +68,15 @@ class BlobOverflowTest {
                 "small", randomBytes(2020, 3),
                 "cat", "category",
                 "rank", "r",
-                "__ix_byCat_p", randomBytes(40, 4),
-                "__rq", AttributeValue.list(AttributeValue.of("r1"))));
+                "stowage:ix:byCat:p", randomBytes(40, 4),
+                "stowage:rq", AttributeValue.list(AttributeValue.of("r1"))));
     Prepared p = overflow.prepare(TABLE, SPEC, limits, item);
     assertThat(p.blobKey()).startsWith("prod/orders/").matches("prod/orders/[0-9a-f]{32}");
     assertThat(p.item().names())
-        .contains("pk", "sk", "cat", "rank", "__ix_byCat_p", "__rq", "small", "__ovf")
+        .contains(
+            "pk", "sk", "cat", "rank", "stowage:ix:byCat:p", "stowage:rq", "small", "stowage:ovf")
         .doesNotContain("big", "mid");
-    Pointer pointer = Pointer.parse(p.item().get("__ovf"), "t");
+    Pointer pointer = Pointer.parse(p.item().get("stowage:ovf"), "t");
     assertThat(pointer.names()).containsExactly("big", "mid");
     assertThat(pointer.blobKey()).isEqualTo(p.blobKey());
     assertThat(memory.get(p.blobKey()).orElseThrow()).hasSize((int) pointer.size());
@@ -102,10 +103,10 @@ class BlobOverflowTest {
             attrs(
                 "cat", "c".repeat(1400),
                 "rank", "r".repeat(1400),
-                "__rq", AttributeValue.list(AttributeValue.of("q".repeat(1000))),
+                "stowage:rq", AttributeValue.list(AttributeValue.of("q".repeat(1000))),
                 "free", randomBytes(900, 1)));
     Prepared p = overflow.prepare(TABLE, SPEC, limits, item);
-    assertThat(Pointer.parse(p.item().get("__ovf"), "t").names()).containsExactly("free");
+    assertThat(Pointer.parse(p.item().get("stowage:ovf"), "t").names()).containsExactly("free");
   }
 
   @Test
@@ -115,7 +116,7 @@ class BlobOverflowTest {
         .isInstanceOf(ItemTooLargeException.class)
         .hasMessageContaining("'cat'")
         .hasMessageContaining("1500");
-    Item ix = item("a", attrs("__ix_byCat_s", randomBytes(1600, 1)));
+    Item ix = item("a", attrs("stowage:ix:byCat:s", randomBytes(1600, 1)));
     assertThatThrownBy(() -> overflow.prepare(TABLE, SPEC, limits, ix))
         .isInstanceOf(ItemTooLargeException.class);
     assertThat(store.calls(Op.PUT)).isZero();
@@ -144,7 +145,7 @@ class BlobOverflowTest {
     DriverLimits azure = TestLimits.azureLike();
     Prepared p = overflow.prepare(TABLE, SPEC, azure, item);
     assertThat(p.item().size()).isLessThanOrEqualTo(255);
-    assertThat(Pointer.parse(p.item().get("__ovf"), "t").names()).hasSize(48);
+    assertThat(Pointer.parse(p.item().get("stowage:ovf"), "t").names()).hasSize(48);
     assertThat(overflow.restore(TABLE, p.item(), null)).isEqualTo(item);
   }
 
@@ -154,7 +155,7 @@ class BlobOverflowTest {
     Prepared p = overflow.prepare(TABLE, SPEC, limits, item);
     Item partial = overflow.restore(TABLE, p.item(), Set.of("pk", "small"));
     assertThat(store.calls(Op.OPEN)).isZero();
-    assertThat(partial.names()).doesNotContain("__ovf", "big").contains("small");
+    assertThat(partial.names()).doesNotContain("stowage:ovf", "big").contains("small");
     assertThat(overflow.restore(TABLE, p.item(), Set.of("big")).getBinary("big"))
         .isEqualTo(item.getBinary("big"));
     assertThat(store.calls(Op.OPEN)).isEqualTo(1);
@@ -223,11 +224,11 @@ class BlobOverflowTest {
 
   @Test
   void malformedPointerIsAnIntegrityError() {
-    Item bad = item("a", attrs("__ovf", AttributeValue.of(Bytes.wrap(new byte[] {9, 9}))));
+    Item bad = item("a", attrs("stowage:ovf", AttributeValue.of(Bytes.wrap(new byte[] {9, 9}))));
     assertThatThrownBy(() -> overflow.restore(TABLE, bad, null))
         .isInstanceOf(IntegrityException.class)
         .hasMessageContaining("version 9");
-    Item notBinary = item("a", attrs("__ovf", "text"));
+    Item notBinary = item("a", attrs("stowage:ovf", "text"));
     assertThatThrownBy(() -> overflow.restore(TABLE, notBinary, null))
         .isInstanceOf(IntegrityException.class);
   }
@@ -260,7 +261,7 @@ class BlobOverflowTest {
     overflow.release(new TableRef("staging", "orders"), p.item());
     assertThat(memory.size()).isEqualTo(1);
     overflow.release(
-        TABLE, item("x", attrs("__ovf", AttributeValue.of(Bytes.wrap(new byte[] {1})))));
+        TABLE, item("x", attrs("stowage:ovf", AttributeValue.of(Bytes.wrap(new byte[] {1})))));
     assertThat(memory.size()).isEqualTo(1);
   }
 
@@ -284,7 +285,7 @@ class BlobOverflowTest {
 
   @Test
   void pointerAttributeNameMatchesTheContract() {
-    assertThat(OverflowHandler.POINTER_ATTRIBUTE).isEqualTo("__ovf");
+    assertThat(OverflowHandler.POINTER_ATTRIBUTE).isEqualTo("stowage:ovf");
   }
 
   @Test
@@ -304,9 +305,9 @@ class BlobOverflowTest {
       Prepared p = overflow.prepare(TABLE, SPEC, wide, item);
       assertThat(p.blobKey()).isNotNull();
       assertThat(TestLimits.SIZE_MODEL.itemBytes(p.item())).isLessThanOrEqualTo(4096);
-      assertThat(p.item().names()).contains("pk", "sk", "cat", "__ovf");
+      assertThat(p.item().names()).contains("pk", "sk", "cat", "stowage:ovf");
       assertThat(overflow.restore(TABLE, p.item(), null)).isEqualTo(item);
-      Pointer pointer = Pointer.parse(p.item().get("__ovf"), "t");
+      Pointer pointer = Pointer.parse(p.item().get("stowage:ovf"), "t");
       // 400 names do not fit a 2 KB attribute: the pointer then leaves them out.
       assertThat(pointer.namesListed()).isEqualTo(factor < 100);
     }
@@ -322,10 +323,10 @@ class BlobOverflowTest {
     Item item = item("wide", m);
     DriverLimits wide = TestLimits.limits(4096, 2048, 100_000, 1500);
     Prepared p = overflow.prepare(TABLE, SPEC, wide, item);
-    assertThat(Pointer.parse(p.item().get("__ovf"), "t").namesListed()).isFalse();
+    assertThat(Pointer.parse(p.item().get("stowage:ovf"), "t").namesListed()).isFalse();
     assertThat(overflow.restore(TABLE, p.item(), Set.of("cat", "pk")).names())
         .contains("cat", "pk", "sk")
-        .doesNotContain("__ovf");
+        .doesNotContain("stowage:ovf");
     assertThat(store.calls(Op.OPEN)).isZero();
     // Equal sizes tie-break by name, so the first names in UTF-8 order moved.
     Item restored = overflow.restore(TABLE, p.item(), Set.of("attribute_with_a_long_name_100"));

@@ -58,7 +58,7 @@ class OverflowRoundTripPropertiesTest {
     if (p.blobKey() == null) {
       assertThat(p.item()).isSameAs(item);
     } else {
-      for (String name : Pointer.parse(p.item().get("__ovf"), "t").names()) {
+      for (String name : Pointer.parse(p.item().get("stowage:ovf"), "t").names()) {
         assertThat(FitPlanner.movable(SPEC, name)).isTrue();
       }
     }
@@ -97,7 +97,7 @@ class OverflowRoundTripPropertiesTest {
               if (big > 0) {
                 m.put("blob", AttributeValue.of(Fixtures.randomBytes(big, big)));
               }
-              m.put("__rq", AttributeValue.list(AttributeValue.of("req")));
+              m.put("stowage:rq", AttributeValue.list(AttributeValue.of("req")));
               return Fixtures.item("p", m);
             });
   }

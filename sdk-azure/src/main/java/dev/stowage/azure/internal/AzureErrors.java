@@ -3,7 +3,6 @@ package dev.stowage.azure.internal;
 import com.azure.core.exception.HttpResponseException;
 import com.azure.data.tables.models.TableServiceException;
 import com.azure.data.tables.models.TableTransactionFailedException;
-import com.azure.storage.blob.models.BlobStorageException;
 import dev.stowage.ConditionFailedException;
 import dev.stowage.ConflictException;
 import dev.stowage.InvalidRequestException;
@@ -17,7 +16,7 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.concurrent.TimeoutException;
 
-/** Translates Azure SDK errors into Stowage exceptions, keeping the cause. */
+/** Translates Azure Tables SDK errors into Stowage exceptions, keeping the cause. */
 public final class AzureErrors {
   private AzureErrors() {}
 
@@ -49,9 +48,6 @@ public final class AzureErrors {
         && t.getValue() != null
         && t.getValue().getErrorCode() != null) {
       return t.getValue().getErrorCode().toString();
-    }
-    if (e instanceof BlobStorageException b && b.getErrorCode() != null) {
-      return b.getErrorCode().toString();
     }
     if (e instanceof HttpResponseException h && h.getResponse() != null) {
       String header = h.getResponse().getHeaderValue("x-ms-error-code");

@@ -10,10 +10,10 @@ import java.util.Map;
  *
  * <p>Azure's documented entity size: 4 bytes + 2 × (PartitionKey + RowKey characters) + per
  * property 8 bytes + 2 × name characters + value (String: 4 + 2 × UTF-16 chars; Binary: 4 + bytes;
- * Int64: 8; Boolean: 1). Azurite instead measures the UTF-8 JSON request body (Binary as base64,
- * each property with an {@code @odata.type} annotation). This model takes the larger of the two for
- * the item, counts key attributes as properties too, and budgets both keys at their maximum length,
- * so it over-counts slightly and never under-counts.
+ * Int64, Double, DateTime: 8; Int32: 4; Guid: 16; Boolean: 1). Azurite instead measures the UTF-8
+ * JSON request body (Binary as base64, each property with an {@code @odata.type} annotation). This
+ * model takes the larger of the two for the item, counts key attributes as properties too, and
+ * budgets both keys at their maximum length, so it over-counts slightly and never under-counts.
  */
 public final class AzureSizeModel implements SizeModel {
   /** Room for PartitionKey, RowKey, the nonce property and the JSON envelope. */
@@ -47,8 +47,14 @@ public final class AzureSizeModel implements SizeModel {
     if (v instanceof byte[] b) {
       return name + 4 + b.length;
     }
-    if (v instanceof Long) {
+    if (v instanceof Long || v instanceof Double || v instanceof java.time.OffsetDateTime) {
       return name + 8;
+    }
+    if (v instanceof java.util.UUID) {
+      return name + 16;
+    }
+    if (v instanceof Integer) {
+      return name + 4;
     }
     return name + 1;
   }
@@ -63,8 +69,14 @@ public final class AzureSizeModel implements SizeModel {
     if (v instanceof byte[] b) {
       return name + 2 + 4L * ((b.length + 2) / 3);
     }
-    if (v instanceof Long) {
-      return name + 22;
+    if (v instanceof Long || v instanceof Double) {
+      return name + 26;
+    }
+    if (v instanceof java.time.OffsetDateTime || v instanceof java.util.UUID) {
+      return name + 40;
+    }
+    if (v instanceof Integer) {
+      return name + 11;
     }
     return name + 5;
   }

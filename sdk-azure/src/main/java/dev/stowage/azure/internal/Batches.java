@@ -64,6 +64,14 @@ public final class Batches {
     if (!layout.indexes().isEmpty()) {
       return batchWriteIndexed(layout, writes);
     }
+    // The replaced entities are the templates of the properties' EDM types.
+    List<Key> templates = new ArrayList<>();
+    for (WriteOp w : writes) {
+      if (w instanceof WriteOp.Put p && EntityCodec.mayKeepTypes(layout.keySchema(), p.item())) {
+        templates.add(w.key());
+      }
+    }
+    Map<Key, Row> previous = templates.isEmpty() ? Map.of() : reads.rows(layout, templates);
     Map<String, List<ItemActions>> byPartition = new LinkedHashMap<>();
     for (WriteOp w : writes) {
       Key key = w.key();
@@ -71,7 +79,7 @@ public final class Batches {
           .computeIfAbsent(AzureKeys.partitionKey(key.partition()), k -> new ArrayList<>())
           .add(
               w instanceof WriteOp.Put p
-                  ? putActions(layout, key, p.item(), null)
+                  ? putActions(layout, key, p.item(), null, previous.get(key))
                   : deleteActions(key));
     }
     submitByPartition(layout, byPartition);
@@ -102,7 +110,7 @@ public final class Batches {
       if (w instanceof WriteOp.Put p) {
         String nonce = IndexEntries.newNonce();
         fresh.addAll(IndexEntries.entries(layout, key, p.item(), nonce));
-        actions = putActions(layout, key, p.item(), nonce);
+        actions = putActions(layout, key, p.item(), nonce, replaced);
       } else if (replaced != null) {
         actions = deleteActions(key);
       } else {
@@ -163,8 +171,9 @@ public final class Batches {
   /** The actions writing or deleting one item (and its mirror row), with their body size. */
   private record ItemActions(List<TableTransactionAction> actions, long bytes) {}
 
-  private ItemActions putActions(TableLayout layout, Key key, Item item, String nonce) {
-    TableEntity e = ItemStore.entity(layout, key, item, nonce);
+  private ItemActions putActions(
+      TableLayout layout, Key key, Item item, String nonce, Row replaced) {
+    TableEntity e = ItemStore.entity(layout, key, item, nonce, replaced);
     TableTransactionAction put =
         new TableTransactionAction(TableTransactionActionType.UPSERT_REPLACE, e);
     long bytes = sizes.itemBytes(item);

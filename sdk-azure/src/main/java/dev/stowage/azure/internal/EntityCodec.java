@@ -9,20 +9,35 @@ import dev.stowage.item.AttributeValue.StringValue;
 import dev.stowage.item.Bytes;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
+import dev.stowage.spi.NativeDoubles;
 import dev.stowage.spi.StoredItems;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * Converts items to entity properties and back.
  *
  * <p>Native EDM types where they are exact: strings as {@code Edm.String}, binary as {@code
- * Edm.Binary}, booleans as {@code Edm.Boolean}, integers in the 64-bit range as {@code Edm.Int64};
- * never {@code Edm.Double}. Everything else goes through {@link TypedCodec} under a {@code _1_}
- * property name. Key attributes are not stored as properties: they are decoded from PartitionKey
- * and RowKey.
+ * Edm.Binary}, booleans as {@code Edm.Boolean}, integers in the 64-bit range as {@code Edm.Int64},
+ * other numbers with a fraction that a double holds exactly ({@link Doubles}) as {@code
+ * Edm.Double}. Everything else goes through {@link TypedCodec} under a {@code _1_} property name.
+ * Key attributes are not stored as properties: they are decoded from PartitionKey and RowKey.
+ *
+ * <p>Properties other tools wrote read as: {@code Edm.Int32} as a number, {@code Edm.Double} as a
+ * number or, without one, its text ({@link Doubles}), {@code Edm.DateTime} as the string {@code
+ * yyyy-MM-ddTHH:mm:ss.fffffffZ} (UTC, seven fractional digits), {@code Edm.Guid} as its lowercase
+ * string. Writes take the entity stored before as a template: a value the stored property's EDM
+ * type holds exactly is written as that type (an Int32 number within 32 bits, a Double number a
+ * double holds or a double's text, a DateTime string in the form above, a Guid string in its
+ * lowercase form), so a property keeps its type through every read-modify-write.
  */
 public final class EntityCodec {
   /** The driver's nonce property, present on items of tables with indexes. */
@@ -30,27 +45,64 @@ public final class EntityCodec {
 
   private static final BigInteger LONG_MIN = BigInteger.valueOf(Long.MIN_VALUE);
   private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
+  private static final DateTimeFormatter DATE_TIME =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSSS'Z'").withZone(ZoneOffset.UTC);
 
   private EntityCodec() {}
 
   /** The properties for an item's non-key attributes. */
   public static Map<String, Object> properties(KeySchema schema, Item item) {
+    return properties(schema, item, null);
+  }
+
+  /**
+   * The properties for an item's non-key attributes, replacing an entity with the properties {@code
+   * template} (or null): each attribute keeps the EDM type of the stored property of its name where
+   * that type holds the new value exactly.
+   */
+  public static Map<String, Object> properties(
+      KeySchema schema, Item item, Map<String, Object> template) {
     Map<String, Object> props = new LinkedHashMap<>();
     for (Map.Entry<String, AttributeValue> e : item.attributes().entrySet()) {
       if (schema.isKeyAttribute(e.getKey())) {
         continue;
       }
-      Property p = property(e.getKey(), e.getValue());
+      Property p = property(e.getKey(), e.getValue(), template);
       props.put(p.name(), p.value());
     }
     return props;
   }
 
-  /** An attribute as an Azure property name and SDK value. */
+  /**
+   * True if writing {@code item} may depend on the stored entity's EDM types: it has a non-key
+   * string or number (the only values another type can hold).
+   */
+  public static boolean mayKeepTypes(KeySchema schema, Item item) {
+    for (Map.Entry<String, AttributeValue> e : item.attributes().entrySet()) {
+      if (!schema.isKeyAttribute(e.getKey())
+          && (e.getValue() instanceof StringValue || e.getValue() instanceof NumberValue)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** An attribute as an Azure property name and SDK value, as Stowage types it. */
   public static Property property(String name, AttributeValue value) {
+    return property(name, value, null);
+  }
+
+  private static Property property(
+      String name, AttributeValue value, Map<String, Object> template) {
+    String plain = PropertyNames.plain(name);
+    if (plain != null && template != null) {
+      Object kept = keepType(value, template.get(plain));
+      if (kept != null) {
+        return new Property(plain, kept);
+      }
+    }
     Object nativeValue = nativeValue(value);
     if (nativeValue != null) {
-      String plain = PropertyNames.plain(name);
       if (plain != null) {
         return new Property(plain, nativeValue);
       }
@@ -63,6 +115,34 @@ public final class EntityCodec {
     return new Property(PropertyNames.hashed(name), TypedCodec.encodeNamed(name, value));
   }
 
+  /**
+   * {@code value} as an SDK value of the EDM type of {@code stored} (the property stored before),
+   * or null when that type does not hold it exactly or is one Stowage writes anyway.
+   */
+  static Object keepType(AttributeValue value, Object stored) {
+    if (stored instanceof Integer && value instanceof NumberValue n) {
+      BigDecimal v = n.value();
+      if (v.scale() <= 0 && v.compareTo(INT_MIN) >= 0 && v.compareTo(INT_MAX) <= 0) {
+        return v.intValueExact();
+      }
+    } else if (stored instanceof Double) {
+      if (value instanceof NumberValue n) {
+        return NativeDoubles.exact(n.value());
+      }
+      if (value instanceof StringValue s) {
+        return NativeDoubles.fromText(s.value());
+      }
+    } else if (stored instanceof OffsetDateTime && value instanceof StringValue s) {
+      return dateTime(s.value());
+    } else if (stored instanceof UUID && value instanceof StringValue s) {
+      return guid(s.value());
+    }
+    return null;
+  }
+
+  private static final BigDecimal INT_MIN = BigDecimal.valueOf(Integer.MIN_VALUE);
+  private static final BigDecimal INT_MAX = BigDecimal.valueOf(Integer.MAX_VALUE);
+
   /** The exact native SDK value, or null when the value needs the typed encoding. */
   static Object nativeValue(AttributeValue value) {
     if (value instanceof StringValue s) {
@@ -74,10 +154,16 @@ public final class EntityCodec {
     if (value instanceof BooleanValue b) {
       return b.value();
     }
-    if (value instanceof NumberValue n && n.value().scale() <= 0) {
-      BigInteger i = n.value().toBigIntegerExact();
-      if (i.compareTo(LONG_MIN) >= 0 && i.compareTo(LONG_MAX) <= 0) {
-        return i.longValueExact();
+    if (value instanceof NumberValue n) {
+      if (n.value().scale() <= 0) {
+        BigInteger i = n.value().toBigIntegerExact();
+        if (i.compareTo(LONG_MIN) >= 0 && i.compareTo(LONG_MAX) <= 0) {
+          return i.longValueExact();
+        }
+      } else {
+        // Only numbers with a fraction: an integral double travels as a JSON integer, which
+        // readers (Azurite among them) take for Int32 or Int64.
+        return NativeDoubles.exact(n.value());
       }
     }
     return null;
@@ -113,7 +199,7 @@ public final class EntityCodec {
     return StoredItems.of(attrs);
   }
 
-  private static AttributeValue fromNative(Object v) {
+  static AttributeValue fromNative(Object v) {
     if (v instanceof String s) {
       return AttributeValue.of(s);
     }
@@ -130,16 +216,55 @@ public final class EntityCodec {
       return AttributeValue.of(i.longValue());
     }
     if (v instanceof Double d) {
-      return AttributeValue.of(new BigDecimal(Double.toString(d)));
+      NumberValue n = NativeDoubles.number(d);
+      return n != null ? n : AttributeValue.of(NativeDoubles.text(d));
+    }
+    if (v instanceof OffsetDateTime t) {
+      return AttributeValue.of(dateTimeText(t));
+    }
+    if (v instanceof UUID u) {
+      return AttributeValue.of(u.toString());
     }
     return AttributeValue.of(v.toString());
+  }
+
+  /** The text of a DateTime: UTC, always seven fractional digits (Azure keeps 100 ns ticks). */
+  static String dateTimeText(OffsetDateTime t) {
+    return DATE_TIME.format(t);
+  }
+
+  /** The DateTime whose text is exactly {@code s}, or null. */
+  static OffsetDateTime dateTime(String s) {
+    if (s.length() != 28) {
+      return null;
+    }
+    try {
+      OffsetDateTime t = OffsetDateTime.ofInstant(Instant.from(DATE_TIME.parse(s)), ZoneOffset.UTC);
+      return dateTimeText(t).equals(s) ? t : null;
+    } catch (DateTimeException e) {
+      return null;
+    }
+  }
+
+  /** The Guid whose lowercase text is exactly {@code s}, or null. */
+  static UUID guid(String s) {
+    if (s.length() != 36) {
+      return null;
+    }
+    try {
+      UUID u = UUID.fromString(s);
+      return u.toString().equals(s) ? u : null;
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
   }
 
   /**
    * An Azure property.
    *
    * @param name the property name
-   * @param value the SDK value (String, byte[], Boolean or Long)
+   * @param value the SDK value (String, byte[], Boolean, Long or Double as Stowage types values;
+   *     also Integer, OffsetDateTime or UUID when a stored property's type is kept)
    */
   public record Property(String name, Object value) {}
 }

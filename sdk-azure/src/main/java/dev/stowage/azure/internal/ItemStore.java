@@ -49,7 +49,7 @@ public final class ItemStore {
   public static Row row(TableLayout layout, Key key, TableEntity e) {
     Map<String, Object> props = e.getProperties();
     Item item = EntityCodec.item(layout.keySchema(), key, props);
-    return new Row(item, e.getETag(), (String) props.get(EntityCodec.NONCE));
+    return new Row(item, e.getETag(), (String) props.get(EntityCodec.NONCE), props);
   }
 
   /** Decodes an item entity from a query. */
@@ -58,10 +58,17 @@ public final class ItemStore {
     return row(layout, key, e);
   }
 
-  /** The entity of an item, with its nonce property when given. */
-  public static TableEntity entity(TableLayout layout, Key key, Item item, String nonce) {
+  /**
+   * The entity of an item, with its nonce property when given, replacing the stored entity {@code
+   * replaced} (or null), whose properties keep their EDM types where they hold the new values.
+   */
+  public static TableEntity entity(
+      TableLayout layout, Key key, Item item, String nonce, Row replaced) {
     TableEntity e = new TableEntity(AzureKeys.partitionKey(key.partition()), AzureKeys.rowKey(key));
-    e.getProperties().putAll(EntityCodec.properties(layout.keySchema(), item));
+    e.getProperties()
+        .putAll(
+            EntityCodec.properties(
+                layout.keySchema(), item, replaced == null ? null : replaced.properties()));
     if (nonce != null) {
       e.addProperty(EntityCodec.NONCE, nonce);
     }

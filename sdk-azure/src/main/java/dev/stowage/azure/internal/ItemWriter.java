@@ -43,7 +43,14 @@ public final class ItemWriter {
     Key key = layout.keySchema().keyOf(item);
     boolean indexed = !layout.indexes().isEmpty();
     if (!indexed && !returnPrevious) {
-      String etag = store.put(layout, key, ItemStore.entity(layout, key, item, null), expect);
+      // The stored entity is the template of the properties' EDM types; a write racing in
+      // between only changes which template is used.
+      Row replaced =
+          EntityCodec.mayKeepTypes(layout.keySchema(), item)
+              ? store.get(layout, key).orElse(null)
+              : null;
+      String etag =
+          store.put(layout, key, ItemStore.entity(layout, key, item, null, replaced), expect);
       return new WriteResult(Optional.empty(), etag);
     }
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -56,7 +63,12 @@ public final class ItemWriter {
       hook.after(WriteStep.NEW_ENTRIES_WRITTEN);
       String etag;
       try {
-        etag = store.put(layout, key, ItemStore.entity(layout, key, item, nonce), exact);
+        etag =
+            store.put(
+                layout,
+                key,
+                ItemStore.entity(layout, key, item, nonce, previous.orElse(null)),
+                exact);
       } catch (ConditionFailedException raced) {
         index.deleteQuietly(layout, fresh);
         if (expect instanceof Expectation.Any) {

@@ -46,8 +46,9 @@ final class Transaction {
     for (TxOp op : ops) {
       Key key = layout.keySchema().validate(op.key());
       ItemStore.rejectSuperseded(op.expect(), "transaction on " + layout.ref());
+      // A put reads the item it replaces: the template of the properties' EDM types.
       Optional<Row> previous =
-          indexed || op.expect() instanceof Expectation.Any
+          indexed || op.expect() instanceof Expectation.Any || op instanceof TxOp.Put
               ? store.get(layout, key)
               : Optional.empty();
       String pk = AzureKeys.partitionKey(key.partition());
@@ -55,7 +56,7 @@ final class Transaction {
         previous.ifPresent(r -> stale.addAll(ItemWriter.staleEntries(layout, key, r)));
         String nonce = indexed ? IndexEntries.newNonce() : null;
         fresh.addAll(IndexEntries.entries(layout, key, put.item(), nonce));
-        TableEntity e = ItemStore.entity(layout, key, put.item(), nonce);
+        TableEntity e = ItemStore.entity(layout, key, put.item(), nonce, previous.orElse(null));
         actions.add(ItemStore.putAction(e, op.expect()));
         if (key.sortOrNull() != null) {
           actions.add(

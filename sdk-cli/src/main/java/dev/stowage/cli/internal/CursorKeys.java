@@ -24,8 +24,11 @@ import java.security.GeneralSecurityException;
 public final class CursorKeys {
   private CursorKeys() {}
 
-  /** The cursor AEAD. @throws CliException if the keyset cannot be read or written */
-  public static Aead load(Path explicit) {
+  /**
+   * The cursor keyset (for {@code Stowage.Builder.cursorKeys}, so a cursor sealed under another
+   * keyset is reported as such). @throws CliException if the keyset cannot be read or written
+   */
+  public static KeysetHandle load(Path explicit) {
     Path file = explicit;
     if (file == null && System.getenv("STOWAGE_CURSOR_KEYSET") != null) {
       file = Path.of(System.getenv("STOWAGE_CURSOR_KEYSET"));
@@ -50,7 +53,8 @@ public final class CursorKeys {
         write(
             file, TinkJsonProtoKeysetFormat.serializeKeyset(handle, InsecureSecretKeyAccess.get()));
       }
-      return handle.getPrimitive(RegistryConfiguration.get(), Aead.class);
+      handle.getPrimitive(RegistryConfiguration.get(), Aead.class); // an AEAD keyset, or fail here
+      return handle;
     } catch (GeneralSecurityException | IOException e) {
       throw new CliException("cannot use cursor keyset " + file + ": " + e.getMessage(), 1);
     }

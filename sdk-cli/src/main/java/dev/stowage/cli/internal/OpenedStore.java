@@ -40,7 +40,7 @@ public final class OpenedStore implements AutoCloseable {
     try {
       blobs = config.blobs() == null ? null : Backends.blobStore(config.blobs());
       Stowage.Builder b =
-          Stowage.builder(driver).namespace(ns).cursorAead(CursorKeys.load(config.cursorKeyset()));
+          Stowage.builder(driver).namespace(ns).cursorKeys(CursorKeys.load(config.cursorKeyset()));
       if (blobs != null) {
         b.blobStore(blobs);
       }

@@ -106,7 +106,7 @@ final class TourStorageSteps {
             + ProgressBar.bytes(t.driver().limits().sizeModel().itemBytes(stored))
             + ", attributes "
             + stored.names()
-            + " ('body' moved to a blob, __ovf points to it)");
+            + " ('body' moved to a blob, stowage:ovf points to it)");
     CountingBlobStore.Counts before = t.blobs().counts();
     Item read = docs.get(Key.of("d-1")).orElseThrow();
     t.say(

@@ -5,6 +5,7 @@ import com.google.cloud.datastore.Key;
 import com.google.cloud.datastore.KeyFactory;
 import com.google.cloud.datastore.StringValue;
 import com.google.cloud.datastore.Value;
+import dev.stowage.item.AttributeNames;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.spi.IndexLayout;
@@ -21,13 +22,14 @@ import java.util.Set;
 
 /**
  * Maps Stowage items to Datastore entities and back: a table is a kind, a namespace the native
- * namespace, the key name comes from {@link KeyNames}. Every property is excluded from indexes
- * except the synthesized index attributes; the version token lives in the property {@value #TOKEN}.
- * Thread-safe.
+ * namespace, the key name comes from {@link KeyNames}. Every property Stowage types is excluded
+ * from indexes except the synthesized index attributes; a property replacing one stored before
+ * keeps its native type and index flag where {@link Values} can; the version token lives in the
+ * property {@value #TOKEN}. Thread-safe.
  */
 public final class Entities {
   /** The property holding the version token; stripped from items on read. */
-  public static final String TOKEN = "__tok";
+  public static final String TOKEN = "stowage:tok";
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -65,15 +67,33 @@ public final class Entities {
 
   /** The entity storing {@code item} under {@code token}. */
   public Entity toEntity(TableLayout layout, Item item, String token) {
+    return toEntity(layout, item, token, null);
+  }
+
+  /**
+   * The entity storing {@code item} under {@code token} in place of {@code previous} (the entity
+   * stored before, or null): each property takes the previous value of the same name as its
+   * template (see {@link Values}), so values Stowage read from another application's entity are
+   * written back as the same native values.
+   */
+  public Entity toEntity(TableLayout layout, Item item, String token, Entity previous) {
     dev.stowage.item.Key itemKey = layout.keySchema().keyOf(item);
     Entity.Builder b = Entity.newBuilder(key(layout.ref(), itemKey));
     Set<String> indexed = indexedNames(layout);
     for (Map.Entry<String, AttributeValue> e : item.attributes().entrySet()) {
+      String name = e.getKey();
       AttributeValue v = e.getValue();
-      if (indexed.contains(e.getKey()) && v instanceof AttributeValue.BinaryValue bin) {
-        b.set(e.getKey(), Values.indexedBlob(bin.value()));
+      // Datastore refuses names matching __.*__, which are valid attribute names: they are stored
+      // escaped, as map keys are (Values.propertyName); every other name is its own property.
+      String property = Values.propertyName(name);
+      if (indexed.contains(name) && v instanceof AttributeValue.BinaryValue bin) {
+        b.set(property, Values.indexedBlob(bin.value()));
+      } else if (previous != null
+          && previous.contains(property)
+          && !AttributeNames.isReserved(name)) {
+        b.set(property, values.toDatastore(v, previous.getValue(property)));
       } else {
-        b.set(e.getKey(), values.toDatastore(v));
+        b.set(property, values.toDatastore(v));
       }
     }
     b.set(TOKEN, StringValue.newBuilder(token).setExcludeFromIndexes(true).build());
@@ -89,7 +109,7 @@ public final class Entities {
       if (name.equals(TOKEN)) {
         token = (String) v.get();
       } else {
-        attrs.put(name, values.fromDatastore(v));
+        attrs.put(Values.mapKey(name), values.fromDatastore(v));
       }
     }
     return new StoredItem(StoredItems.of(attrs), token);

@@ -31,10 +31,10 @@ import java.util.List;
  *
  * <p>A primary-key query is one {@code __key__} range in the partition's name interval ordered by
  * {@code __key__}; it needs no composite index except for descending order. An index query filters
- * {@code __ix_<name>_p = v} with a range on {@code __ix_<name>_s}, ordered by it and then {@code
- * __key__}; resuming after a position first finishes the position's sort value ({@code _s = S} and
- * {@code __key__} beyond the position) and then continues strictly beyond {@code S}. Every shape
- * used here is listed by {@link dev.stowage.datastore.DatastoreIndexes}. Thread-safe.
+ * {@code stowage:ix:<name>:p = v} with a range on {@code stowage:ix:<name>:s}, ordered by it and
+ * then {@code __key__}; resuming after a position first finishes the position's sort value ({@code
+ * _s = S} and {@code __key__} beyond the position) and then continues strictly beyond {@code S}.
+ * Every shape used here is listed by {@link dev.stowage.datastore.DatastoreIndexes}. Thread-safe.
  */
 public final class Queries {
   /** The special property of the key. */

@@ -43,24 +43,26 @@ public final class Writes {
   /** Stores an item if the expectation holds. */
   public WriteResult put(TableLayout table, Item item, Expectation expect, boolean returnPrevious) {
     String token = Entities.newToken();
-    Entity entity = entities.toEntity(table, item, token);
+    Key key = entities.key(table.ref(), table.keySchema().keyOf(item));
     String what = "writing " + table.ref() + " " + table.keySchema().keyOf(item);
     if (expect instanceof Expectation.Any && !returnPrevious) {
       try {
-        datastore.put(entity);
+        // The stored entity is only the template of native value types (see Values), so it is
+        // read outside a transaction: a write racing in between changes no outcome.
+        datastore.put(entities.toEntity(table, item, token, datastore.get(key)));
         return new WriteResult(Optional.empty(), token);
       } catch (DatastoreException e) {
         throw Errors.translate(what, e);
       }
     }
     return locks.withLocks(
-        List.of(entity.getKey()),
+        List.of(key),
         () -> {
           Transaction tx = datastore.newTransaction();
           try {
-            Entity previous = tx.get(entity.getKey());
+            Entity previous = tx.get(key);
             check(expect, previous, what);
-            tx.put(entity);
+            tx.put(entities.toEntity(table, item, token, previous));
             tx.commit();
             return new WriteResult(previous(previous, returnPrevious), token);
           } catch (DatastoreException e) {
@@ -106,15 +108,29 @@ public final class Writes {
 
   /** Applies unconditional writes in one non-transactional commit. */
   public BatchWriteResult batch(TableLayout table, List<WriteOp> writes) {
-    Batch batch = datastore.newBatch();
-    for (WriteOp w : writes) {
-      if (w instanceof WriteOp.Put p) {
-        batch.put(entities.toEntity(table, p.item(), Entities.newToken()));
-      } else {
-        batch.delete(entities.key(table.ref(), w.key()));
-      }
-    }
     try {
+      List<Key> putKeys = new ArrayList<>();
+      for (WriteOp w : writes) {
+        if (w instanceof WriteOp.Put) {
+          putKeys.add(entities.key(table.ref(), w.key()));
+        }
+      }
+      // The replaced entities are the templates of native value types (see Values).
+      Map<Key, Entity> previous = new HashMap<>();
+      if (!putKeys.isEmpty()) {
+        datastore
+            .get(putKeys.toArray(new Key[0]))
+            .forEachRemaining(e -> previous.put(e.getKey(), e));
+      }
+      Batch batch = datastore.newBatch();
+      for (WriteOp w : writes) {
+        Key key = entities.key(table.ref(), w.key());
+        if (w instanceof WriteOp.Put p) {
+          batch.put(entities.toEntity(table, p.item(), Entities.newToken(), previous.get(key)));
+        } else {
+          batch.delete(key);
+        }
+      }
       batch.submit();
       return BatchWriteResult.DONE;
     } catch (DatastoreException e) {
@@ -147,7 +163,9 @@ public final class Writes {
         String what = "transaction on " + op.table() + " " + op.key();
         check(op.expect(), current.get(keys.get(i)), what);
         if (op instanceof TxOp.Put p) {
-          tx.put(entities.toEntity(byRef.get(p.table()), p.item(), Entities.newToken()));
+          tx.put(
+              entities.toEntity(
+                  byRef.get(p.table()), p.item(), Entities.newToken(), current.get(keys.get(i))));
         } else if (op instanceof TxOp.Delete) {
           tx.delete(keys.get(i));
         }

@@ -173,19 +173,30 @@ public final class AttributeMapper {
   }
 
   /**
-   * Marks an escaped key inside a map. DynamoDB rejects empty names, also as map keys, while
-   * Stowage maps may have an empty key: {@code ""} is stored as {@code "\uE000"} and a key that
-   * itself starts with U+E000 (a private-use character) gets one more in front. Every other key is
-   * stored as it is.
+   * The escape of the empty map key. DynamoDB rejects empty names, also as map keys, while Stowage
+   * maps may have an empty key: {@code ""} is stored as {@code "\uE000"} (a private-use character).
+   * To keep that reversible, a key made of U+E000 alone, any number of times, gets one more in
+   * front. Every other key is stored as it is, so a map another tool wrote (keys such as {@code
+   * "\uE000icon"} included) reads exactly as written; only a native key consisting of nothing but
+   * U+E000 characters reads with one fewer.
    */
   static final char MAP_KEY_ESCAPE = '\uE000';
 
   static String escapeMapKey(String k) {
-    return k.isEmpty() || k.charAt(0) == MAP_KEY_ESCAPE ? MAP_KEY_ESCAPE + k : k;
+    return onlyEscapes(k) ? MAP_KEY_ESCAPE + k : k;
   }
 
   static String unescapeMapKey(String k) {
-    return !k.isEmpty() && k.charAt(0) == MAP_KEY_ESCAPE ? k.substring(1) : k;
+    return !k.isEmpty() && onlyEscapes(k) ? k.substring(1) : k;
+  }
+
+  private static boolean onlyEscapes(String k) {
+    for (int i = 0; i < k.length(); i++) {
+      if (k.charAt(i) != MAP_KEY_ESCAPE) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** DynamoDB's number text: plain digits where short, scientific notation otherwise. */

@@ -11,7 +11,7 @@ import java.util.Base64;
  */
 public final class Tokens {
   /** The reserved attribute holding the token. */
-  public static final String ATTRIBUTE = "__tok";
+  public static final String ATTRIBUTE = "stowage:tok";
 
   /** The token of a stored item that has no token attribute (written by another tool). */
   public static final String NONE = "-";

@@ -46,7 +46,7 @@ class DynamoSizeModelTest {
   @Test
   void itemsIncludeTheTokenAttribute() {
     Item item = StoredItems.of(Map.of("pk", AttributeValue.of("a")));
-    assertThat(model.itemBytes(item)).isEqualTo(3 + "__tok".length() + Tokens.TOKEN_LENGTH);
+    assertThat(model.itemBytes(item)).isEqualTo(3 + "stowage:tok".length() + Tokens.TOKEN_LENGTH);
     assertThat(Tokens.next()).hasSize(Tokens.TOKEN_LENGTH);
   }
 }

@@ -55,7 +55,7 @@ class ExpressionsTest {
         .isEqualTo(
             "SET #n0 = :v0, #n4 = list_append(if_not_exists(#n4, :v3), :v4), #n5 = :v5"
                 + " REMOVE #n1 ADD #n2 :v1 DELETE #n3 :v2");
-    assertThat(ex.attributeNames()).containsEntry("#n5", "__tok");
+    assertThat(ex.attributeNames()).containsEntry("#n5", "stowage:tok");
   }
 
   @Test
@@ -72,9 +72,20 @@ class ExpressionsTest {
   void mapKeysEscapeOnlyWhenTheyMust() {
     assertThat(AttributeMapper.escapeMapKey("plain")).isEqualTo("plain");
     assertThat(AttributeMapper.escapeMapKey("")).isEqualTo("\uE000");
-    assertThat(AttributeMapper.escapeMapKey("\uE000a")).isEqualTo("\uE000\uE000a");
-    for (String k : new String[] {"", "x", "\uE000", "\uE000\uE000", "a\uE000"}) {
+    assertThat(AttributeMapper.escapeMapKey("\uE000")).isEqualTo("\uE000\uE000");
+    // Keys that merely start (or end) with U+E000 are stored, and read, as they are.
+    assertThat(AttributeMapper.escapeMapKey("\uE000a")).isEqualTo("\uE000a");
+    assertThat(AttributeMapper.unescapeMapKey("\uE000icon")).isEqualTo("\uE000icon");
+    assertThat(AttributeMapper.unescapeMapKey("\uE000\uE000x")).isEqualTo("\uE000\uE000x");
+    String[] keys = {
+      "", "x", "\uE000", "\uE000\uE000", "\uE000\uE000\uE000", "a\uE000", "\uE000a", "\uE000\uE000a"
+    };
+    java.util.Set<String> stored = new java.util.HashSet<>();
+    for (String k : keys) {
       assertThat(AttributeMapper.unescapeMapKey(AttributeMapper.escapeMapKey(k))).isEqualTo(k);
+      assertThat(AttributeMapper.escapeMapKey(k)).isNotEmpty();
+      stored.add(AttributeMapper.escapeMapKey(k));
     }
+    assertThat(stored).hasSize(keys.length);
   }
 }

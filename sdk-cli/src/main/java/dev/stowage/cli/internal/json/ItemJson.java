@@ -117,7 +117,7 @@ public final class ItemJson {
   /**
    * An item from a parsed JSON object.
    *
-   * @param stored allow Stowage's reserved {@code __} names (stored forms)
+   * @param stored allow Stowage's reserved {@code stowage:} names (stored forms)
    */
   public static Item item(Object json, boolean stored) {
     if (!(json instanceof Map<?, ?> m)) {

@@ -1,0 +1,99 @@
+package dev.stowage.spi;
+
+import dev.stowage.item.AttributeValue.NumberValue;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+
+/**
+ * The exact correspondence between a backend's native doubles and Stowage values, for drivers of
+ * backends that have a double type (Datastore, Azure Tables): one documented mapping everywhere.
+ *
+ * <p>A finite double reads as the decimal with the fewest significant digits (1 to 17) that
+ * converts back to it, the one nearest to it (so {@code 0.1} reads as 0.1, not as the binary
+ * fraction it stores). That decimal is a number when it lies in Stowage's number range; NaN, the
+ * infinities, negative zero and doubles outside the range read as their text: {@code NaN}, {@code
+ * Infinity}, {@code -Infinity}, {@code -0}, or the decimal in {@link BigDecimal#toString()} form
+ * ({@code 1E+300}). A number is stored as a double only when it reads back as the same number; this
+ * does not depend on the JDK's {@code Double.toString}.
+ */
+public final class NativeDoubles {
+  private NativeDoubles() {}
+
+  /** The shortest decimal converting back to the finite {@code d}, nearest to it. */
+  public static BigDecimal shortest(double d) {
+    if (d == 0) {
+      return BigDecimal.ZERO;
+    }
+    BigDecimal exact = new BigDecimal(d);
+    for (int p = 1; p < 17; p++) {
+      BigDecimal r = exact.round(new MathContext(p, RoundingMode.HALF_EVEN));
+      if (Double.parseDouble(r.toString()) == d) {
+        return r.stripTrailingZeros();
+      }
+    }
+    return exact.round(new MathContext(17, RoundingMode.HALF_EVEN)).stripTrailingZeros();
+  }
+
+  /** The number {@code d} reads as, or null when it reads as text. */
+  public static NumberValue number(double d) {
+    if (!Double.isFinite(d) || negativeZero(d)) {
+      return null;
+    }
+    try {
+      return new NumberValue(shortest(d));
+    } catch (IllegalArgumentException outOfRange) {
+      return null;
+    }
+  }
+
+  /** The text of a double without a number value (see the class comment). */
+  public static String text(double d) {
+    if (Double.isNaN(d)) {
+      return "NaN";
+    }
+    if (Double.isInfinite(d)) {
+      return d > 0 ? "Infinity" : "-Infinity";
+    }
+    if (negativeZero(d)) {
+      return "-0";
+    }
+    return shortest(d).toString();
+  }
+
+  /** The double whose {@link #text} is {@code s}, or null if there is none. */
+  public static Double fromText(String s) {
+    switch (s) {
+      case "NaN":
+        return Double.NaN;
+      case "Infinity":
+        return Double.POSITIVE_INFINITY;
+      case "-Infinity":
+        return Double.NEGATIVE_INFINITY;
+      case "-0":
+        return -0.0;
+      default:
+        break;
+    }
+    if (s.isEmpty() || s.length() > 40) {
+      return null;
+    }
+    try {
+      double d = Double.parseDouble(s);
+      return Double.isFinite(d) && number(d) == null && text(d).equals(s) ? d : null;
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  /** The double that reads back as exactly {@code n}, or null if there is none. */
+  public static Double exact(BigDecimal n) {
+    double d = Double.parseDouble(n.toString());
+    NumberValue back = number(d);
+    return back != null && back.value().compareTo(n) == 0 ? d : null;
+  }
+
+  private static boolean negativeZero(double d) {
+    return d == 0 && Double.doubleToRawLongBits(d) != 0;
+  }
+}

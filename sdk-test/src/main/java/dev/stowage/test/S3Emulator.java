@@ -1,0 +1,126 @@
+package dev.stowage.test;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.UUID;
+import org.gaul.s3proxy.S3Proxy;
+import org.gaul.s3proxy.auth.AuthenticationType;
+import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * An S3-compatible server (S3Proxy over an in-memory store) inside the test JVM, on a free port.
+ * Obtained from {@link Emulators#s3()}; shared by the test run and stopped at its end. Thread-safe.
+ *
+ * <p>Needs {@code org.gaul:s3proxy} and {@code software.amazon.awssdk:s3} on the test class path.
+ * Clients must use path-style addressing, as {@link #newClient()} does.
+ */
+public final class S3Emulator {
+  static final String INSTALL =
+      "Add org.gaul:s3proxy (version and exclusions from dev.stowage:stowage-bom) with test scope.";
+
+  /** The access key the server accepts. */
+  public static final String ACCESS_KEY = "access";
+
+  /** The secret key the server accepts. */
+  public static final String SECRET_KEY = "secret";
+
+  private final S3Proxy proxy;
+  private final URI endpoint;
+  private final S3Client client;
+
+  private S3Emulator(S3Proxy proxy) {
+    this.proxy = proxy;
+    this.endpoint = URI.create("http://127.0.0.1:" + proxy.getPort());
+    this.client = newClient();
+  }
+
+  static S3Emulator start() {
+    S3Proxy proxy = null;
+    try {
+      proxy =
+          S3Proxy.builder()
+              .blobStore(new TransientNio2BlobStore())
+              .endpoint(URI.create("http://127.0.0.1:0"))
+              .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+              .build();
+      proxy.start();
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (!"STARTED".equals(proxy.getState())) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("S3Proxy is still " + proxy.getState() + " after 30 s");
+        }
+        Thread.sleep(20);
+      }
+      return new S3Emulator(proxy);
+    } catch (Exception e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      stopQuietly(proxy);
+      throw new EmulatorStartException("S3Proxy failed to start (" + e + "). " + INSTALL, e);
+    }
+  }
+
+  /**
+   * The endpoint, {@code http://127.0.0.1:port}.
+   *
+   * @return the endpoint to give an S3 client
+   */
+  public URI endpoint() {
+    return endpoint;
+  }
+
+  /**
+   * A client on this server shared by the test run; do not close it.
+   *
+   * @return the shared client
+   */
+  public S3Client client() {
+    return client;
+  }
+
+  /**
+   * A new path-style client on this server; the caller closes it.
+   *
+   * @return a new client
+   */
+  public S3Client newClient() {
+    return S3Client.builder()
+        .endpointOverride(endpoint)
+        .region(Region.US_EAST_1)
+        .forcePathStyle(true)
+        .credentialsProvider(
+            StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
+        .build();
+  }
+
+  /**
+   * Creates a bucket with a unique name.
+   *
+   * @return the bucket's name
+   */
+  public String newBucket() {
+    String name = "b-" + UUID.randomUUID().toString().substring(0, 12);
+    client.createBucket(b -> b.bucket(name));
+    return name;
+  }
+
+  void stop() {
+    client.close();
+    stopQuietly(proxy);
+  }
+
+  private static void stopQuietly(S3Proxy proxy) {
+    if (proxy != null) {
+      try {
+        proxy.stop();
+      } catch (Exception e) {
+        System.err.println("[stowage-test] stopping S3Proxy failed: " + e);
+      }
+    }
+  }
+}
