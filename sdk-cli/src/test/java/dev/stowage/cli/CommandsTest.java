@@ -162,7 +162,7 @@ class CommandsTest {
             .cursorKeys(CursorKeys.load(null))
             .build()) {
       Table t =
-          store.table(
+          store.ensureTable(
               TableSpec.builder(
                       "events",
                       KeySchema.of("feed", AttributeType.STRING, "at", AttributeType.NUMBER))

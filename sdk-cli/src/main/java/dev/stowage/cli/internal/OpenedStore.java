@@ -82,9 +82,14 @@ public final class OpenedStore implements AutoCloseable {
     return config.requireSpec();
   }
 
-  /** Opens (creating if needed) the table. */
+  /** Opens the existing table; creates nothing. */
   public Table table() {
     return stowage.table(spec());
+  }
+
+  /** Opens the table, creating it and its indexes first if they do not exist. */
+  public Table ensureTable() {
+    return stowage.ensureTable(spec());
   }
 
   /** The driver-level layout of the table. */
@@ -93,7 +98,8 @@ public final class OpenedStore implements AutoCloseable {
     return new TableLayout(
         new TableRef(stowage.namespace(), s.name()),
         s.keySchema(),
-        s.indexes().stream().map(IndexLayout::of).toList());
+        s.indexes().stream().map(IndexLayout::of).toList(),
+        s.adoptedName().orElse(null));
   }
 
   @Override

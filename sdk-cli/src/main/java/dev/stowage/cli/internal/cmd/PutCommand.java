@@ -45,13 +45,20 @@ public final class PutCommand implements Callable<Integer> {
   @Option(names = "--if-absent", description = "Only store items whose key is not taken.")
   boolean ifAbsent;
 
+  @Option(
+      names = "--create-table",
+      description =
+          "Create the table and its indexes first if they do not exist (without it, a missing"
+              + " table is an error: no command creates a table it was not asked to).")
+  boolean createTable;
+
   @Override
   public Integer call() throws IOException {
     if (items.isEmpty() && file == null) {
       throw new CliException("nothing to put: give --item JSON or --file FILE");
     }
     try (OpenedStore store = table.open()) {
-      Table t = store.table();
+      Table t = createTable ? store.ensureTable() : store.table();
       long stored = 0;
       long skipped = 0;
       List<Item> batch = new ArrayList<>();
