@@ -121,6 +121,20 @@ public final class DatastoreDriver implements StorageDriver {
     return "datastore";
   }
 
+  /**
+   * The client's host, project and database: {@code https://datastore.googleapis.com project acme}
+   * or {@code localhost:8081 project test database orders}.
+   */
+  @Override
+  public String location() {
+    DatastoreOptions o = datastore.getOptions();
+    String db = o.getDatabaseId();
+    return o.getHost()
+        + " project "
+        + o.getProjectId()
+        + (db == null || db.isEmpty() ? "" : " database " + db);
+  }
+
   @Override
   public DriverLimits limits() {
     return LIMITS;
