@@ -485,11 +485,13 @@ class AdoptedKindTest {
     assertThat(scanAll(t)).hasSize(6);
 
     // The same kind read as names: the first entity's key says otherwise.
-    assertThatThrownBy(
-            () -> root.table(adopting("invnames", kindName, AttributeType.STRING).build()))
-        .isInstanceOf(InvalidRequestException.class)
-        .hasMessageContaining("Key(" + kindName + ", -5) in the default namespace")
-        .hasMessageContaining("numeric id");
+    TableSpec asNames = adopting("invnames", kindName, AttributeType.STRING).build();
+    for (var open : List.<Runnable>of(() -> root.table(asNames), () -> root.ensureTable(asNames))) {
+      assertThatThrownBy(open::run)
+          .isInstanceOf(InvalidRequestException.class)
+          .hasMessageContaining("Key(" + kindName + ", -5) in the default namespace")
+          .hasMessageContaining("numeric id");
+    }
   }
 
   @Test

@@ -58,8 +58,7 @@ public final class TableCatalog {
    */
   public void ensure(TableLayout layout) {
     if (layout.adopted()) {
-      checkAdopted(layout);
-      notAStowageTable(layout);
+      inspectAdopted(layout, false);
       LOG.info(
           "adopted {} as Datastore table {}; nothing created",
           AdoptedKeys.where(layout.adoptedName(), layout.ref().namespace()),
@@ -119,7 +118,7 @@ public final class TableCatalog {
   /** Checks the table's record exists and agrees with {@code layout}; writes nothing. */
   public void open(TableLayout layout) {
     if (layout.adopted()) {
-      openAdopted(layout);
+      inspectAdopted(layout, true);
       return;
     }
     adopted.remove(layout.ref());
@@ -161,10 +160,11 @@ public final class TableCatalog {
   }
 
   /**
-   * Checks an adopted kind exists (has an entity) and that its first entity in key order, if a root
-   * entity, has the kind of key the schema says (a name or an id).
+   * Checks an adopted layout, that its kind is no Stowage table, that the kind exists (has an
+   * entity) if {@code mustExist}, and that its first entity in key order, if a root entity, has the
+   * kind of key the schema says (a name or an id).
    */
-  private void openAdopted(TableLayout layout) {
+  private void inspectAdopted(TableLayout layout, boolean mustExist) {
     checkAdopted(layout);
     notAStowageTable(layout);
     String kind = layout.adoptedName();
@@ -180,6 +180,9 @@ public final class TableCatalog {
       first = keys.hasNext() ? keys.next() : null;
     } catch (DatastoreException e) {
       throw Errors.translate("opening table " + layout.ref(), e);
+    }
+    if (first == null && !mustExist) {
+      return; // the first write creates the kind
     }
     if (first == null) {
       throw new NotFoundException(
@@ -236,7 +239,9 @@ public final class TableCatalog {
       AdoptedKeys.check(layout);
       adoptedChecked.add(layout);
     }
-    adopted.put(layout.ref(), layout.adoptedName());
+    if (!layout.adoptedName().equals(adopted.get(layout.ref()))) {
+      adopted.put(layout.ref(), layout.adoptedName());
+    }
   }
 
   /**
