@@ -1,5 +1,7 @@
 package dev.stowage.spi;
 
+import dev.stowage.TableSpec;
+import dev.stowage.internal.IndexAttributes;
 import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
@@ -28,5 +30,36 @@ public final class StoredItems {
    */
   public static Item of(Map<String, ? extends AttributeValue> attributes) {
     return ItemAccess.ofStored(attributes);
+  }
+
+  /**
+   * An item in stored form with the synthesized index attributes ({@code stowage:ix:<index>:p} and
+   * {@code :s}, see {@link IndexLayout}) that {@code spec}'s indexes give it, computed from its
+   * stored attributes exactly as the core computes them when it writes the item: a tool that copies
+   * stored forms into a table of {@code spec} (a migration from a table other tools wrote, or from
+   * a table with other indexes) makes the target's indexes correct with it. Every other {@code
+   * stowage:ix:} attribute is dropped (stale values, and values of indexes {@code spec} does not
+   * declare); all other attributes are kept as they are, encoded ones included. An item lacking one
+   * of an index's attributes gets no values for that index (indexes are sparse).
+   *
+   * <p>Needs no keys: indexed attributes are never compressed or encrypted, so their stored values
+   * are the application's. An indexed attribute held in an overflow blob is not seen: restore
+   * overflowed attributes first ({@link dev.stowage.overflow.StoredOverflow#restore}) when the item
+   * may have overflowed under another spec.
+   *
+   * @param spec the table the item is (to be) stored in; its key attributes must be in the item
+   * @param limits the target backend's limits, whose {@link DriverLimits#maxIndexedValueBytes} the
+   *     index values are held to
+   * @param stored the item in stored form
+   * @throws dev.stowage.InvalidRequestException if an indexed attribute is not a string, number or
+   *     binary value, or the item lacks a key attribute of {@code spec} or holds one of another
+   *     type
+   * @throws dev.stowage.ItemTooLargeException if an index's values exceed {@code limits}
+   */
+  public static Item withIndexValues(TableSpec spec, DriverLimits limits, Item stored) {
+    java.util.Objects.requireNonNull(spec, "spec");
+    java.util.Objects.requireNonNull(limits, "limits");
+    java.util.Objects.requireNonNull(stored, "stored");
+    return IndexAttributes.recompute(spec, limits, stored);
   }
 }
