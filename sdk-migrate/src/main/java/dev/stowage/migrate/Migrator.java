@@ -1,6 +1,8 @@
 package dev.stowage.migrate;
 
+import dev.stowage.InvalidRequestException;
 import dev.stowage.ItemTooLargeException;
+import dev.stowage.KeySchema;
 import dev.stowage.RetryPolicy;
 import dev.stowage.TableSpec;
 import dev.stowage.item.AttributeValue;
@@ -18,6 +20,7 @@ import dev.stowage.spi.IndexLayout;
 import dev.stowage.spi.QueryResult;
 import dev.stowage.spi.StorageDriver;
 import dev.stowage.spi.StoredItem;
+import dev.stowage.spi.StoredItems;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.TableRef;
 import dev.stowage.spi.WriteOp;
@@ -43,11 +46,21 @@ import java.util.function.Consumer;
  * writes, so compressed and encrypted attributes are copied as they are: the copier needs no keys
  * and never sees plaintext. (Encryption binds values to the logical table name, item key and
  * attribute name — not to the backend or namespace — so copied values decrypt on the target; for
- * the same reason a table with encrypted attributes cannot be copied under another table name.)
- * Synthesized index attributes are copied too and the target's {@code ensureTable} creates its
- * native indexes over them. Overflow blobs are copied into the target's blob store; when the
- * target's blob prefix (namespace or table name) differs, the blob gets the target's key and the
- * item's pointer is rewritten to name it.
+ * the same reason a table with encrypted attributes cannot be copied under another table name.) The
+ * target's synthesized index attributes are computed from each item's stored attributes for the
+ * target's indexes ({@link StoredItems#withIndexValues}: indexed attributes are never encoded, so
+ * this needs no keys either), replacing whatever index values the source item carried: items from
+ * an adopted table that other tools wrote (which carry none), stale values, and values of indexes
+ * the target does not have. The target's {@code ensureTable} creates its native indexes over them,
+ * so index queries on the target are complete as soon as the copy is. Overflow blobs are copied
+ * into the target's blob store; when the target's blob prefix (namespace or table name) differs,
+ * the blob gets the target's key and the item's pointer is rewritten to name it.
+ *
+ * <p>Source and target are described by one spec ({@link #builder(TableSpec)}) or by one each
+ * ({@link Builder#targetSpec}): an adopted source ({@link TableSpec.Builder#adopt}) read in its
+ * native key layout can be copied into a table Stowage lays out itself or into another adopted
+ * table. The two specs must have the same key schema and the same attribute policies (stored forms
+ * are copied as they are); their names, indexes and adoption may differ.
  *
  * <p>The source is scanned by one thread; pages are written by {@link Builder#parallelism} workers.
  * With a checkpoint file, every completed batch write and page is recorded, and a run started again
@@ -58,14 +71,17 @@ import java.util.function.Consumer;
  *
  * <p>Each side is identified by its driver's {@link StorageDriver#name() name} and {@link
  * StorageDriver#location() location} (or the location given to {@link Builder#sourceLocation} and
- * {@link Builder#targetLocation}), its namespace and its table. The checkpoint records both sides
- * and is only resumed against the same two: a checkpoint written for another source or target is
- * refused before anything is read or written. A migration whose source and target are the same
- * table is refused when it is built.
+ * {@link Builder#targetLocation}), its namespace, its table and, for an adopted table, its physical
+ * name. The checkpoint records both sides and is only resumed against the same two: a checkpoint
+ * written for another source or target is refused before anything is read or written. A migration
+ * whose source and target are the same table (or the same adopted table of one store, in any
+ * namespace) is refused when it is built.
  *
  * <p>Retryable errors of either side are retried with the {@link RetryPolicy}; other errors stop
- * the run (after in-flight pages finish) and propagate. Items too large for the target's limits are
- * not written and are listed in the {@link Report}. A migrator is used by one thread at a time.
+ * the run (after in-flight pages finish) and propagate. Items too large for the target's limits,
+ * and items whose indexed attributes the target's indexes cannot hold (a value that is no string,
+ * number or binary value, or too long for the target's indexed values), are not written and are
+ * listed in the {@link Report}. A migrator is used by one thread at a time.
  */
 public final class Migrator {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Migrator.class);
@@ -78,6 +94,7 @@ public final class Migrator {
   private final Checkpoint.Side sourceSide;
   private final Checkpoint.Side targetSide;
   private final TableSpec spec;
+  private final TableSpec targetSpec;
   private final int parallelism;
   private final int pageSize;
   private final Path checkpointFile;
@@ -90,9 +107,18 @@ public final class Migrator {
     this.targetDriver = Objects.requireNonNull(b.targetDriver, "target driver");
     this.sourceBlobs = b.sourceBlobs;
     this.targetBlobs = b.targetBlobs;
+    if (b.targetSpec != null && b.targetTable != null) {
+      throw new IllegalArgumentException(
+          "give either a target spec or a target table name, not both: the target spec names the"
+              + " target table ('"
+              + b.targetSpec.name()
+              + "')");
+    }
+    this.targetSpec = b.targetSpec != null ? b.targetSpec : spec;
+    requireCompatible(spec, targetSpec);
     TableRef from = new TableRef(b.sourceNamespace, spec.name());
     TableRef to =
-        new TableRef(b.targetNamespace, b.targetTable == null ? spec.name() : b.targetTable);
+        new TableRef(b.targetNamespace, b.targetTable == null ? targetSpec.name() : b.targetTable);
     if (!to.table().equals(from.table())
         && spec.policies().values().stream().anyMatch(p -> p.encrypted())) {
       throw new IllegalArgumentException(
@@ -101,17 +127,36 @@ public final class Migrator {
               + "' has encrypted attributes, which are bound to the table name: copy it under the"
               + " same name (another namespace or backend is fine)");
     }
-    List<IndexLayout> indexes = spec.indexes().stream().map(IndexLayout::of).toList();
-    this.sourceLayout = new TableLayout(from, spec.keySchema(), indexes);
-    this.targetLayout = new TableLayout(to, spec.keySchema(), indexes);
-    this.sourceSide = side(sourceDriver, b.sourceLocation, from);
-    this.targetSide = side(targetDriver, b.targetLocation, to);
-    if (sourceSide.equals(targetSide) || (sourceDriver == targetDriver && from.equals(to))) {
+    this.sourceLayout = layout(from, spec);
+    this.targetLayout = layout(to, targetSpec);
+    this.sourceSide = side(sourceDriver, b.sourceLocation, sourceLayout);
+    this.targetSide = side(targetDriver, b.targetLocation, targetLayout);
+    if (sourceSide.equals(targetSide)
+        || (sourceDriver == targetDriver
+            && from.equals(to)
+            && Objects.equals(sourceLayout.adoptedName(), targetLayout.adoptedName()))) {
       throw new IllegalArgumentException(
           "the source and the target are the same table ("
               + sourceSide.describe()
               + "): a table cannot be migrated onto itself; name another store, namespace or"
               + " table as the target");
+    }
+    if (sourceLayout.adopted()
+        && sourceSide.adoptedName().equals(targetSide.adoptedName())
+        && (sourceDriver == targetDriver
+            || (sourceSide.backend().equals(targetSide.backend())
+                && sourceSide.location().equals(targetSide.location())))) {
+      throw new IllegalArgumentException(
+          "the source and the target are the same adopted table '"
+              + sourceSide.adoptedName()
+              + "' of "
+              + sourceSide.backend()
+              + (sourceSide.location().equals(sourceSide.backend())
+                  ? ""
+                  : " " + sourceSide.location())
+              + ": a table cannot be migrated onto itself (an adopted table's own name may be the"
+              + " same in every namespace); name another store or adopted table as the target, or"
+              + " a table Stowage lays out (a target spec without adopt)");
     }
     this.parallelism = b.parallelism;
     this.pageSize = b.pageSize;
@@ -120,12 +165,109 @@ public final class Migrator {
     this.retry = b.retryPolicy;
   }
 
-  private static Checkpoint.Side side(StorageDriver driver, String location, TableRef table) {
-    String where = location != null ? location : driver.location();
-    return new Checkpoint.Side(driver.name(), where == null ? driver.name() : where, table);
+  private static TableLayout layout(TableRef ref, TableSpec spec) {
+    List<IndexLayout> indexes = spec.indexes().stream().map(IndexLayout::of).toList();
+    return new TableLayout(ref, spec.keySchema(), indexes, spec.adoptedName().orElse(null));
   }
 
-  /** Starts configuring a migration of the table {@code spec} describes. */
+  private static Checkpoint.Side side(StorageDriver driver, String location, TableLayout layout) {
+    String where = location != null ? location : driver.location();
+    return new Checkpoint.Side(
+        driver.name(), where == null ? driver.name() : where, layout.ref(), layout.adoptedName());
+  }
+
+  /**
+   * Refuses a target spec that cannot hold the source's stored forms as they are: another key
+   * schema (items would be addressed differently) or other attribute policies (the target would
+   * read compressed or encrypted envelopes as plain values, or plain values as envelopes).
+   */
+  private static void requireCompatible(TableSpec source, TableSpec target) {
+    KeySchema s = source.keySchema();
+    KeySchema t = target.keySchema();
+    if (!s.equals(t)) {
+      throw new IllegalArgumentException(
+          "the target spec's key schema "
+              + t
+              + " differs from the source's "
+              + s
+              + ": "
+              + keyDifference(s, t)
+              + "; items are copied with their keys as they are, so both sides need the same key"
+              + " attributes and types (indexes may differ)");
+    }
+    if (!source.policies().equals(target.policies())) {
+      java.util.Set<String> names = new java.util.TreeSet<>(source.policies().keySet());
+      names.addAll(target.policies().keySet());
+      List<String> diffs = new ArrayList<>();
+      for (String n : names) {
+        if (!source.policy(n).equals(target.policy(n))) {
+          diffs.add(
+              "'"
+                  + n
+                  + "' is "
+                  + describe(source.policy(n))
+                  + " in the source and "
+                  + describe(target.policy(n))
+                  + " in the target");
+        }
+      }
+      if (!diffs.isEmpty()) {
+        throw new IllegalArgumentException(
+            "the target spec's attribute policies differ from the source's: "
+                + String.join(", ", diffs)
+                + "; stored forms are copied as they are (without keys), so both sides need the"
+                + " same policies (change a policy after the copy, with the keys, by rewriting)");
+      }
+    }
+  }
+
+  private static String describe(dev.stowage.AttributePolicy p) {
+    if (p.compressed() && p.encrypted()) {
+      return "compressed and encrypted";
+    }
+    return p.compressed() ? "compressed" : p.encrypted() ? "encrypted" : "plain";
+  }
+
+  private static String keyDifference(KeySchema s, KeySchema t) {
+    List<String> d = new ArrayList<>();
+    if (!s.partitionName().equals(t.partitionName())) {
+      d.add("partition key '" + s.partitionName() + "' vs '" + t.partitionName() + "'");
+    } else if (s.partitionType() != t.partitionType()) {
+      d.add(
+          "partition key '"
+              + s.partitionName()
+              + "' is "
+              + s.partitionType()
+              + " vs "
+              + t.partitionType());
+    }
+    String ss = s.sortName().orElse(null);
+    String ts = t.sortName().orElse(null);
+    if (ss == null || ts == null) {
+      if (ss != null || ts != null) {
+        d.add(
+            ss == null
+                ? "the source has no sort key, the target sort key '" + ts + "'"
+                : "the source has sort key '" + ss + "', the target none");
+      }
+    } else if (!ss.equals(ts)) {
+      d.add("sort key '" + ss + "' vs '" + ts + "'");
+    } else if (s.sortType().orElseThrow() != t.sortType().orElseThrow()) {
+      d.add(
+          "sort key '"
+              + ss
+              + "' is "
+              + s.sortType().orElseThrow()
+              + " vs "
+              + t.sortType().orElseThrow());
+    }
+    return String.join(", ", d);
+  }
+
+  /**
+   * Starts configuring a migration of the table {@code spec} describes, on both sides unless {@link
+   * Builder#targetSpec} gives the target its own.
+   */
   public static Builder builder(TableSpec spec) {
     return new Builder(spec);
   }
@@ -247,6 +389,27 @@ public final class Migrator {
     for (StoredItem s : items) {
       Item item = s.item();
       Key key = spec.keySchema().keyOf(item);
+      if (indexedInBlob(item)) {
+        // An attribute the target indexes may be in the source's overflow blob (the source does
+        // not index it, so it may have overflowed): index values are computed after restoring.
+        if (targetBlobs == null) {
+          misfits.add(
+              new Misfit(
+                  key,
+                  "attributes the target indexes may be in the source's overflow blob: give a"
+                      + " target blob store to overflow the item again"));
+          continue;
+        }
+        refit.add(key);
+        writes.add(new WriteOp.Put(key, item));
+        continue;
+      }
+      try {
+        item = StoredItems.withIndexValues(targetSpec, limits, item);
+      } catch (InvalidRequestException | ItemTooLargeException e) {
+        misfits.add(new Misfit(key, e.getMessage()));
+        continue;
+      }
       String tooBig = violation(limits, item);
       if (tooBig != null && targetBlobs == null) {
         misfits.add(new Misfit(key, tooBig + " (give a target blob store to overflow it)"));
@@ -269,7 +432,7 @@ public final class Migrator {
         if (refit.contains(put.key())) {
           try {
             part.add(refitted(put, limits, c));
-          } catch (ItemTooLargeException e) {
+          } catch (ItemTooLargeException | InvalidRequestException e) {
             misfits.add(new Misfit(put.key(), e.getMessage()));
           }
         } else {
@@ -288,11 +451,31 @@ public final class Migrator {
   }
 
   /**
-   * An item that fits the source but not the target: its overflowed attributes are put back (in
-   * their stored form: encrypted values stay encrypted) and the item is overflowed again for the
-   * target's limits into the target's blob store.
+   * True if {@code item} overflowed on the source and lacks an attribute the target indexes but the
+   * source does not (so the source's overflow may have moved it into the blob).
+   */
+  private boolean indexedInBlob(Item item) {
+    if (!StoredOverflow.hasOverflow(item)) {
+      return false;
+    }
+    for (var index : targetSpec.indexes()) {
+      for (String a : index.attributes()) {
+        if (!spec.isIndexed(a) && !spec.keySchema().isKeyAttribute(a) && item.find(a).isEmpty()) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * An item that fits the source but not the target (or whose indexed attributes may be in the
+   * source's blob): its overflowed attributes are put back (in their stored form: encrypted values
+   * stay encrypted), its index values computed for the target, and the item is overflowed again for
+   * the target's limits into the target's blob store.
    *
    * @throws ItemTooLargeException if even its key and indexed attributes do not fit the target
+   * @throws InvalidRequestException if the target's indexes cannot hold its indexed attributes
    */
   private WriteOp refitted(WriteOp.Put put, DriverLimits limits, Counters c) {
     Item whole = put.item();
@@ -304,10 +487,12 @@ public final class Migrator {
       whole =
           retry.call(() -> StoredOverflow.of(sourceBlobs).restore(sourceLayout.ref(), put.item()));
     }
-    Item fitted = whole;
+    Item fitted = StoredItems.withIndexValues(targetSpec, limits, whole);
     StoredOverflow.Prepared p =
         retry.call(
-            () -> StoredOverflow.of(targetBlobs).prepare(targetLayout.ref(), spec, limits, fitted));
+            () ->
+                StoredOverflow.of(targetBlobs)
+                    .prepare(targetLayout.ref(), targetSpec, limits, fitted));
     if (p.blobKey() != null) {
       c.blobs.increment();
     }
@@ -393,11 +578,16 @@ public final class Migrator {
   /**
    * Compares source and target: item counts, and a digest of every item's stored attributes (with
    * the overflow blob's content in place of the pointer, so a rewritten pointer still matches).
+   * Each source item is compared as the target should hold it, with the index values the target's
+   * indexes give it ({@link StoredItems#withIndexValues}), so the target's index values are checked
+   * too; a source item the target's indexes cannot hold counts as different or missing.
    */
   public Verification verify() {
     return new Verifier(
             retry,
             spec,
+            targetSpec,
+            targetDriver.limits(),
             sourceDriver,
             sourceBlobs,
             sourceLayout,
@@ -516,6 +706,7 @@ public final class Migrator {
     private String targetNamespace = "";
     private String targetLocation;
     private String targetTable;
+    private TableSpec targetSpec;
     private int parallelism = 4;
     private int pageSize = 500;
     private Path checkpoint;
@@ -572,9 +763,29 @@ public final class Migrator {
       return location;
     }
 
-    /** Copies into a table of another name (not allowed for tables with encrypted attributes). */
+    /**
+     * Copies into a table of another name (not allowed for tables with encrypted attributes), with
+     * the source's spec otherwise; see {@link #targetSpec} for a target of its own spec.
+     */
     public Builder targetTable(String name) {
       this.targetTable = name;
+      return this;
+    }
+
+    /**
+     * The target's own spec, in place of the source's: its name is the target table's (a name other
+     * than the source's is not allowed for tables with encrypted attributes), its indexes are the
+     * ones the target gets (computed from each item, whatever indexes the source has), and it may
+     * {@linkplain TableSpec.Builder#adopt adopt} an existing table or not. So an adopted source
+     * migrates into a table Stowage lays out with {@code targetSpec(} the same spec without {@code
+     * adopt)}. Default: the source's spec.
+     *
+     * <p>{@link #build()} refuses a target spec whose key schema (attribute names and types) or
+     * attribute policies (compression, encryption) differ from the source's, naming the difference,
+     * and a target spec given together with {@link #targetTable}.
+     */
+    public Builder targetSpec(TableSpec spec) {
+      this.targetSpec = Objects.requireNonNull(spec, "spec");
       return this;
     }
 
@@ -627,9 +838,11 @@ public final class Migrator {
     /**
      * The migrator.
      *
-     * @throws IllegalArgumentException if a side is missing, the copy cannot be faithful, or the
-     *     source and target are the same table (same backend, location, namespace and table, or the
-     *     same driver, namespace and table)
+     * @throws IllegalArgumentException if a side is missing, the copy cannot be faithful (another
+     *     key schema or other attribute policies on the target, encrypted attributes under another
+     *     table name), or the source and target are the same table (same backend, location,
+     *     namespace and table, or the same driver, namespace and table, or the same adopted table
+     *     of one store)
      */
     public Migrator build() {
       return new Migrator(this);

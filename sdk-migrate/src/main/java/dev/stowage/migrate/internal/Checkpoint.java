@@ -23,7 +23,10 @@ import java.util.Set;
  *   <li>{@code stowage-migrate 2 <source> <target>} — the header, where each side is {@code
  *       <backend> <location> <namespace> <table>} (the driver's name and {@link
  *       dev.stowage.spi.StorageDriver#location() location}, with {@code \}, tab, CR and LF escaped
- *       as {@code \\}, {@code \t}, {@code \r} and {@code \n}); checked on resume;
+ *       as {@code \\}, {@code \t}, {@code \r} and {@code \n}); checked on resume. When a side is an
+ *       adopted table ({@link dev.stowage.TableSpec#adoptedName()}), the header is {@code
+ *       stowage-migrate 3 <source> <target>} and each side {@code <backend> <location> <namespace>
+ *       <table> <adopted name>} (escaped the same way; empty for a side Stowage lays out itself);
  *   <li>{@code chunk <page start> <chunk index>} — one batch write of a page completed;
  *   <li>{@code page <page start> <last key> <items>} — a whole page completed.
  * </ul>
@@ -32,11 +35,17 @@ import java.util.Set;
  * resumed from the same key return the same page while the source is not written, so a resumed run
  * skips completed pages and completed chunks of a half-done page. A torn last line (a crash in the
  * middle of a write) is ignored. Files of format 1 (whose header named the backends but not where
- * they were) are refused. Thread-safe.
+ * they were) are refused; format 2 reads as format 3 with no adopted side. Thread-safe.
  */
 public final class Checkpoint implements AutoCloseable {
   private static final String MAGIC = "stowage-migrate";
+
+  /** The format of headers whose sides are both laid out by Stowage (unchanged since format 2). */
   private static final String FORMAT = "2";
+
+  /** The format of headers with an adopted side: each side also records its physical name. */
+  private static final String FORMAT_ADOPTED = "3";
+
   private final BufferedWriter writer;
   private final Map<String, String> pageEnds = new HashMap<>();
   private final Map<String, Long> pageCounts = new HashMap<>();
@@ -47,33 +56,48 @@ public final class Checkpoint implements AutoCloseable {
    *
    * @param backend the driver's {@link dev.stowage.spi.StorageDriver#name() name}
    * @param location where the driver points ({@link dev.stowage.spi.StorageDriver#location()})
-   * @param table the namespace and table
+   * @param table the namespace and (logical) table
+   * @param adoptedName the physical name of an adopted table ({@link
+   *     dev.stowage.TableSpec#adoptedName()}), or null for a table Stowage lays out itself
    */
-  public record Side(String backend, String location, TableRef table) {
+  public record Side(String backend, String location, TableRef table, String adoptedName) {
     public Side {
       Objects.requireNonNull(backend, "backend");
       Objects.requireNonNull(location, "location");
       Objects.requireNonNull(table, "table");
+      if (adoptedName != null && adoptedName.isEmpty()) {
+        throw new IllegalArgumentException("an adopted name must not be empty");
+      }
     }
 
-    /** For messages: {@code dynamodb region eu-west-1 namespace 'prod' table orders}. */
+    /** A side Stowage lays out itself. */
+    public Side(String backend, String location, TableRef table) {
+      this(backend, location, table, null);
+    }
+
+    /**
+     * For messages: {@code dynamodb region eu-west-1 namespace 'prod' table orders}, with {@code
+     * (adopted 'Prod-Orders')} after an adopted table.
+     */
     public String describe() {
       return backend
           + (location.equals(backend) ? "" : " " + location)
           + " namespace '"
           + table.namespace()
           + "' table "
-          + table.table();
+          + table.table()
+          + (adoptedName == null ? "" : " (adopted '" + adoptedName + "')");
     }
 
-    private String fields() {
+    private String fields(boolean adopted) {
       return escape(backend)
           + "\t"
           + escape(location)
           + "\t"
           + table.namespace()
           + "\t"
-          + table.table();
+          + table.table()
+          + (adopted ? "\t" + escape(adoptedName == null ? "" : adoptedName) : "");
     }
   }
 
@@ -92,7 +116,15 @@ public final class Checkpoint implements AutoCloseable {
    */
   public static Checkpoint open(Path file, Side source, Side target) {
     try {
-      String expected = MAGIC + "\t" + FORMAT + "\t" + source.fields() + "\t" + target.fields();
+      boolean adopted = source.adoptedName() != null || target.adoptedName() != null;
+      String expected =
+          MAGIC
+              + "\t"
+              + (adopted ? FORMAT_ADOPTED : FORMAT)
+              + "\t"
+              + source.fields(adopted)
+              + "\t"
+              + target.fields(adopted);
       byte[] all = Files.exists(file) ? Files.readAllBytes(file) : new byte[0];
       Checkpoint cp;
       if (all.length > 0 && !tornHeader(all, expected)) {
@@ -145,7 +177,8 @@ public final class Checkpoint implements AutoCloseable {
               + "); start afresh with another checkpoint file (or delete this one): the items"
               + " are copied again");
     }
-    if (!f[1].equals(FORMAT) || f.length != 10) {
+    boolean adopted = f[1].equals(FORMAT_ADOPTED);
+    if (!(f[1].equals(FORMAT) && f.length == 10) && !(adopted && f.length == 12)) {
       throw new IllegalArgumentException(
           "checkpoint "
               + file
@@ -153,8 +186,8 @@ public final class Checkpoint implements AutoCloseable {
               + f[1]
               + ", which this version of Stowage does not read; name another file");
     }
-    Side was = side(file, f, 2);
-    Side wasTarget = side(file, f, 6);
+    Side was = side(file, f, 2, adopted);
+    Side wasTarget = side(file, f, adopted ? 7 : 6, adopted);
     List<String> differs = new ArrayList<>();
     differences("source", was, source, differs);
     differences("target", wasTarget, target, differs);
@@ -180,9 +213,14 @@ public final class Checkpoint implements AutoCloseable {
     }
   }
 
-  private static Side side(Path file, String[] f, int at) {
+  private static Side side(Path file, String[] f, int at, boolean adopted) {
     try {
-      return new Side(unescape(f[at]), unescape(f[at + 1]), new TableRef(f[at + 2], f[at + 3]));
+      String physical = adopted ? unescape(f[at + 4]) : "";
+      return new Side(
+          unescape(f[at]),
+          unescape(f[at + 1]),
+          new TableRef(f[at + 2], f[at + 3]),
+          physical.isEmpty() ? null : physical);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "checkpoint "
@@ -205,6 +243,9 @@ public final class Checkpoint implements AutoCloseable {
     }
     if (!was.table().table().equals(now.table().table())) {
       out.add("the " + which + " table");
+    }
+    if (!Objects.equals(was.adoptedName(), now.adoptedName())) {
+      out.add("the " + which + "'s adopted table");
     }
   }
 

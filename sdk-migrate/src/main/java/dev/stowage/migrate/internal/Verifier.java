@@ -1,6 +1,8 @@
 package dev.stowage.migrate.internal;
 
 import dev.stowage.IntegrityException;
+import dev.stowage.InvalidRequestException;
+import dev.stowage.ItemTooLargeException;
 import dev.stowage.RetryPolicy;
 import dev.stowage.TableSpec;
 import dev.stowage.item.CanonicalEncoding;
@@ -9,10 +11,12 @@ import dev.stowage.item.Key;
 import dev.stowage.migrate.Verification;
 import dev.stowage.overflow.BlobStore;
 import dev.stowage.overflow.StoredOverflow;
+import dev.stowage.spi.DriverLimits;
 import dev.stowage.spi.DriverScan;
 import dev.stowage.spi.QueryResult;
 import dev.stowage.spi.StorageDriver;
 import dev.stowage.spi.StoredItem;
+import dev.stowage.spi.StoredItems;
 import dev.stowage.spi.TableLayout;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -27,6 +31,8 @@ public final class Verifier {
   private static final int MAX_EXAMPLES = 20;
   private final RetryPolicy retry;
   private final TableSpec spec;
+  private final TableSpec targetSpec;
+  private final DriverLimits targetLimits;
   private final StorageDriver sourceDriver;
   private final BlobStore sourceBlobs;
   private final TableLayout sourceLayout;
@@ -34,10 +40,16 @@ public final class Verifier {
   private final BlobStore targetBlobs;
   private final TableLayout targetLayout;
 
-  /** A verifier of one migration's two sides. */
+  /**
+   * A verifier of one migration's two sides: each source item is compared with the target's as the
+   * target should hold it, with the index values of {@code targetSpec} (held to {@code
+   * targetLimits}).
+   */
   public Verifier(
       RetryPolicy retry,
       TableSpec spec,
+      TableSpec targetSpec,
+      DriverLimits targetLimits,
       StorageDriver sourceDriver,
       BlobStore sourceBlobs,
       TableLayout sourceLayout,
@@ -46,6 +58,8 @@ public final class Verifier {
       TableLayout targetLayout) {
     this.retry = retry;
     this.spec = spec;
+    this.targetSpec = targetSpec;
+    this.targetLimits = targetLimits;
     this.sourceDriver = sourceDriver;
     this.sourceBlobs = sourceBlobs;
     this.sourceLayout = sourceLayout;
@@ -57,7 +71,7 @@ public final class Verifier {
   /** Scans both sides with pages of {@code pageSize} and compares them. */
   public Verification run(int pageSize) {
     Map<Key, String> source = new HashMap<>();
-    long sourceCount = scan(sourceDriver, sourceBlobs, sourceLayout, pageSize, source::put);
+    long sourceCount = scan(sourceDriver, sourceBlobs, sourceLayout, pageSize, true, source::put);
     List<Key> examples = new ArrayList<>();
     long[] different = {0};
     long[] extra = {0};
@@ -67,6 +81,7 @@ public final class Verifier {
             targetBlobs,
             targetLayout,
             pageSize,
+            false,
             (key, digest) -> {
               String expected = source.remove(key);
               if (expected == null) {
@@ -104,6 +119,7 @@ public final class Verifier {
       BlobStore blobs,
       TableLayout layout,
       int pageSize,
+      boolean asTarget,
       java.util.function.BiConsumer<Key, String> sink) {
     long n = 0;
     Key start = null;
@@ -113,7 +129,7 @@ public final class Verifier {
           retry.call(() -> driver.scan(layout, new DriverScan(pageSize, from, true)));
       for (StoredItem s : page.items()) {
         Key key = spec.keySchema().keyOf(s.item());
-        sink.accept(key, digest(s.item(), blobs, layout.ref()));
+        sink.accept(key, digest(s.item(), blobs, layout.ref(), asTarget));
         n++;
       }
       if (!page.more() || page.items().isEmpty()) {
@@ -126,10 +142,13 @@ public final class Verifier {
   /**
    * SHA-256 of the item's canonical encoding ({@link CanonicalEncoding}) with every overflowed
    * attribute put back (still in its stored, possibly encrypted form), so an item that overflowed
-   * differently on the two sides (another backend's limits) still compares equal. An item whose
-   * blob is missing or unreadable digests to a value that matches nothing.
+   * differently on the two sides (another backend's limits) still compares equal; with {@code
+   * asTarget}, with the target's index values in place of its own. An item whose blob is missing or
+   * unreadable, or whose index values the target cannot hold, digests to a value that matches
+   * nothing.
    */
-  private String digest(Item item, BlobStore blobs, dev.stowage.spi.TableRef ref) {
+  private String digest(
+      Item item, BlobStore blobs, dev.stowage.spi.TableRef ref, boolean asTarget) {
     Item whole = item;
     if (StoredOverflow.hasOverflow(item)) {
       if (blobs == null) {
@@ -139,6 +158,13 @@ public final class Verifier {
         whole = retry.call(() -> StoredOverflow.of(blobs).restore(ref, item));
       } catch (IntegrityException e) {
         return "unreadable blob: " + e.getMessage();
+      }
+    }
+    if (asTarget) {
+      try {
+        whole = StoredItems.withIndexValues(targetSpec, targetLimits, whole);
+      } catch (InvalidRequestException | ItemTooLargeException e) {
+        return "not indexable on the target: " + e.getMessage();
       }
     }
     return java.util.HexFormat.of().formatHex(sha256().digest(CanonicalEncoding.encode(whole)));
