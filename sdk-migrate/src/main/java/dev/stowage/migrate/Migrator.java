@@ -58,9 +58,10 @@ import java.util.function.Consumer;
  *
  * <p>Source and target are described by one spec ({@link #builder(TableSpec)}) or by one each
  * ({@link Builder#targetSpec}): an adopted source ({@link TableSpec.Builder#adopt}) read in its
- * native key layout can be copied into a table Stowage lays out itself or into another adopted
- * table. The two specs must have the same key schema and the same attribute policies (stored forms
- * are copied as they are); their names, indexes and adoption may differ.
+ * native key layout is copied into a table Stowage lays out itself (by default, under the spec's
+ * logical name) or into another adopted table (a target spec that adopts it). The two specs must
+ * have the same key schema and the same attribute policies (stored forms are copied as they are);
+ * their names, indexes and adoption may differ.
  *
  * <p>The source is scanned by one thread; pages are written by {@link Builder#parallelism} workers.
  * With a checkpoint file, every completed batch write and page is recorded, and a run started again
@@ -114,7 +115,7 @@ public final class Migrator {
               + b.targetSpec.name()
               + "')");
     }
-    this.targetSpec = b.targetSpec != null ? b.targetSpec : spec;
+    this.targetSpec = b.targetSpec != null ? b.targetSpec : withoutAdoption(spec);
     requireCompatible(spec, targetSpec);
     TableRef from = new TableRef(b.sourceNamespace, spec.name());
     TableRef to =
@@ -163,6 +164,20 @@ public final class Migrator {
     this.checkpointFile = b.checkpoint;
     this.onProgress = b.onProgress;
     this.retry = b.retryPolicy;
+  }
+
+  /** The spec as a table Stowage lays out itself: the same spec without {@code adopt}. */
+  private static TableSpec withoutAdoption(TableSpec spec) {
+    if (!spec.isAdopted()) {
+      return spec;
+    }
+    TableSpec.Builder b =
+        TableSpec.builder(spec.name(), spec.keySchema())
+            .idempotencyWindow(spec.idempotencyWindow());
+    spec.indexes().forEach(b::index);
+    spec.policies().forEach(b::policy);
+    spec.versionAttribute().ifPresent(b::versionAttribute);
+    return b.build();
   }
 
   private static TableLayout layout(TableRef ref, TableSpec spec) {
@@ -265,8 +280,9 @@ public final class Migrator {
   }
 
   /**
-   * Starts configuring a migration of the table {@code spec} describes, on both sides unless {@link
-   * Builder#targetSpec} gives the target its own.
+   * Starts configuring a migration of the table {@code spec} describes. The target gets the same
+   * spec unless {@link Builder#targetSpec} gives it its own; the target of an adopted spec is a
+   * table Stowage lays out (the spec without {@code adopt}).
    */
   public static Builder builder(TableSpec spec) {
     return new Builder(spec);
@@ -776,9 +792,8 @@ public final class Migrator {
      * The target's own spec, in place of the source's: its name is the target table's (a name other
      * than the source's is not allowed for tables with encrypted attributes), its indexes are the
      * ones the target gets (computed from each item, whatever indexes the source has), and it may
-     * {@linkplain TableSpec.Builder#adopt adopt} an existing table or not. So an adopted source
-     * migrates into a table Stowage lays out with {@code targetSpec(} the same spec without {@code
-     * adopt)}. Default: the source's spec.
+     * {@linkplain TableSpec.Builder#adopt adopt} an existing table or not. Default: the source's
+     * spec without {@code adopt}, so an adopted source migrates into a table Stowage lays out.
      *
      * <p>{@link #build()} refuses a target spec whose key schema (attribute names and types) or
      * attribute policies (compression, encryption) differ from the source's, naming the difference,

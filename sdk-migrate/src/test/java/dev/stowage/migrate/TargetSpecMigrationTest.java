@@ -363,6 +363,12 @@ class TargetSpecMigrationTest {
                     .build()
                     .run())
         .hasMessageContaining("the source's adopted table differs");
+    // by default an adopted source is copied into a table Stowage lays out, under its logical name
+    Migrator plain =
+        Migrator.builder(adopted).source(source, null, "").target(target, null, "p").build();
+    assertThat(plain.sourceLayout().adoptedName()).isEqualTo("Legacy.Orders");
+    assertThat(plain.targetLayout().adopted()).isFalse();
+    assertThat(plain.targetLayout().ref()).isEqualTo(new TableRef("p", "orders"));
     // one adopted table of one store is one table, whatever the namespace or logical name
     TableSpec sameAdopted = TableSpec.builder("orders2", KEY).adopt("Legacy.Orders").build();
     assertThatThrownBy(
