@@ -138,6 +138,101 @@ class MigrateCommandTest {
     assertThat(again.out()).contains("copied 0 item(s) (301 done by an earlier run)");
   }
 
+  @Test
+  void anAdoptedSourceIsCopiedIntoATargetWithItsOwnSpecAndIndexes() throws Exception {
+    StringBuilder lines = new StringBuilder();
+    for (int i = 0; i < 120; i++) {
+      lines.append(
+          i % 4 == 0
+              ? String.format("{\"id\":\"o%03d\"}%n", i)
+              : String.format(
+                  "{\"id\":\"o%03d\",\"status\":\"%s\"}%n", i, i % 2 == 0 ? "open" : "done"));
+    }
+    Path file = dir.resolve("orders.jsonl");
+    Files.writeString(file, lines);
+    String from = "memory://orders?store=old";
+    Cli.Result put =
+        Cli.run(
+            "put", "--store", from, "--pk", "id:S", "--create-table", "--file", file.toString());
+    assertThat(put.code()).as(put.err()).isZero();
+    Path targetSpec = dir.resolve("target.json");
+    Files.writeString(targetSpec, "{\"key\":\"id:S\",\"indexes\":[\"byStatus=status/id\"]}");
+    Path checkpoint = dir.resolve("adopted.checkpoint");
+    String to = "memory://orders?store=new&namespace=copy";
+    Cli.Result m =
+        Cli.run(
+            "migrate",
+            "--from",
+            from,
+            "--from-adopt",
+            "Legacy.Orders",
+            "--pk",
+            "id:S",
+            "--to",
+            to,
+            "--to-spec",
+            targetSpec.toString(),
+            "--checkpoint",
+            checkpoint.toString());
+    assertThat(m.code()).as(m.err() + m.out()).isZero();
+    assertThat(m.out())
+        .contains("migrating memory:orders (adopted 'Legacy.Orders') -> memory:copy.orders")
+        .contains("copied 120 item(s)")
+        .contains("verification: source 120, target 120, missing 0, extra 0, different 0 -> OK");
+    assertThat(Files.readAllLines(checkpoint).get(0))
+        .startsWith("stowage-migrate\t3\tmemory\t")
+        .contains("\torders\tLegacy.Orders\tmemory\t")
+        .endsWith("\tcopy\torders\t");
+    // the target's index holds every item that has a status, though the source had no index
+    Cli.Result open =
+        Cli.run(
+            "query",
+            "--store",
+            to,
+            "--spec",
+            targetSpec.toString(),
+            "--index",
+            "byStatus",
+            "--partition",
+            "open",
+            "--all");
+    assertThat(open.code()).as(open.err()).isZero();
+    assertThat(open.out().lines()).hasSize(30);
+
+    // an adopted name the spec contradicts, and a target spec of another key, are refused
+    Path adoptingSpec = dir.resolve("adopting.json");
+    Files.writeString(adoptingSpec, "{\"key\":\"id:S\",\"adopt\":\"Other\"}");
+    Cli.Result contradiction =
+        Cli.run(
+            "migrate",
+            "--from",
+            from,
+            "--spec",
+            adoptingSpec.toString(),
+            "--from-adopt",
+            "Legacy.Orders",
+            "--to",
+            "memory://orders?store=third");
+    assertThat(contradiction.code()).isEqualTo(2);
+    assertThat(contradiction.err())
+        .contains("--from-adopt Legacy.Orders contradicts the spec, which adopts 'Other'");
+    Path otherKey = dir.resolve("other-key.json");
+    Files.writeString(otherKey, "{\"key\":\"id:N\"}");
+    Cli.Result keyDiffers =
+        Cli.run(
+            "migrate",
+            "--from",
+            from,
+            "--pk",
+            "id:S",
+            "--to",
+            "memory://orders?store=third",
+            "--to-spec",
+            otherKey.toString());
+    assertThat(keyDiffers.code()).isEqualTo(2);
+    assertThat(keyDiffers.err()).contains("partition key 'id' is STRING vs NUMBER");
+  }
+
   private static Cli.Result migrate(String from, String to, Path checkpoint) {
     return Cli.run(
         "migrate",

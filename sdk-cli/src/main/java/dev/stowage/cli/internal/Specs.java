@@ -152,6 +152,25 @@ public final class Specs {
     return b.build();
   }
 
+  /**
+   * {@code spec} under another name and adoption: everything else (key schema, indexes, policies,
+   * version attribute, idempotency window) as it is.
+   *
+   * @param name the logical table name
+   * @param adopt the physical name of an adopted table, or null for a table Stowage lays out
+   */
+  public static TableSpec derive(TableSpec spec, String name, String adopt) {
+    TableSpec.Builder b =
+        TableSpec.builder(name, spec.keySchema()).idempotencyWindow(spec.idempotencyWindow());
+    spec.indexes().forEach(b::index);
+    spec.policies().forEach(b::policy);
+    spec.versionAttribute().ifPresent(b::versionAttribute);
+    if (adopt != null) {
+      b.adopt(adopt);
+    }
+    return b.build();
+  }
+
   private static IndexSpec index(String text) {
     int eq = text.indexOf('=');
     if (eq < 1) {

@@ -25,8 +25,10 @@ import picocli.CommandLine.ParentCommand;
     mixinStandardHelpOptions = true,
     description =
         "Copy a table between two stores (any backends or namespaces) in its stored form:"
-            + " encrypted attributes are copied without keys, overflow blobs are copied, indexes"
-            + " are created on the target. Resumable with --checkpoint, which records the source"
+            + " encrypted attributes are copied without keys, overflow blobs are copied, the"
+            + " target's indexes are created and their values computed from each item. A table"
+            + " other tools wrote is copied with --from-adopt (into a table Stowage lays out, or"
+            + " into another adopted table with --to-adopt). Resumable with --checkpoint, which records the source"
             + " and target and is refused for any other pair; a table is never copied onto"
             + " itself. Verifies counts and per-item digests at the end. Exit code 1 if"
             + " verification fails.")
@@ -64,6 +66,31 @@ public final class MigrateCommand implements Callable<Integer> {
   List<String> encrypted = new ArrayList<>();
 
   @Option(
+      names = "--from-adopt",
+      paramLabel = "NAME",
+      description =
+          "The source is the existing table, kind or Azure table NAME that other tools wrote,"
+              + " read as it is in its native key layout (as the spec's \"adopt\" field).")
+  String fromAdopt;
+
+  @Option(
+      names = "--to-spec",
+      paramLabel = "FILE",
+      description =
+          "The target's own spec (JSON), e.g. with other indexes; same key schema and policies"
+              + " as the source's. Default: the target store's spec in the config file, else the"
+              + " source's spec without \"adopt\".")
+  Path toSpecFile;
+
+  @Option(
+      names = "--to-adopt",
+      paramLabel = "NAME",
+      description =
+          "Copy into the existing table, kind or Azure table NAME (adopted, in its native key"
+              + " layout) instead of a table Stowage lays out.")
+  String toAdopt;
+
+  @Option(
       names = "--checkpoint",
       paramLabel = "FILE",
       description =
@@ -86,9 +113,19 @@ public final class MigrateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     StoreConfig source = StoreConfig.resolve(from, config, fromBlobs, null, this::spec);
-    StoreConfig target = StoreConfig.resolve(to, config, toBlobs, null, t -> null);
-    TableSpec spec = source.requireSpec();
+    StoreConfig target = StoreConfig.resolve(to, config, toBlobs, null, this::targetSpec);
+    TableSpec spec = adopting(source.requireSpec(), fromAdopt, "--from-adopt");
     String targetTable = target.store().authority();
+    TableSpec targetSpec = target.spec();
+    if (targetSpec != null) {
+      targetSpec = adopting(targetSpec, toAdopt, "--to-adopt");
+    } else if (toAdopt != null) {
+      targetSpec =
+          adopting(
+              Specs.derive(spec, targetTable.isEmpty() ? spec.name() : targetTable, null),
+              toAdopt,
+              "--to-adopt");
+    }
     StorageDriver sd = Backends.driver(source.store());
     StorageDriver td = null;
     BlobStore sb = null;
@@ -98,11 +135,11 @@ public final class MigrateCommand implements Callable<Integer> {
       sb = source.blobs() == null ? null : Backends.blobStore(source.blobs());
       tb = target.blobs() == null ? null : Backends.blobStore(target.blobs());
       ProgressBar bar = new ProgressBar(main.err(), "copying", 0, ProgressBar.terminal());
-      Migrator m =
+      Migrator.Builder mb =
           Migrator.builder(spec)
               .source(sd, sb, source.store().namespace())
               .target(td, tb, target.store().namespace())
-              .targetTable(targetTable.isEmpty() ? null : targetTable)
+              .targetTable(targetSpec != null || targetTable.isEmpty() ? null : targetTable)
               .parallelism(parallel)
               .pageSize(pageSize)
               .checkpoint(checkpoint)
@@ -110,18 +147,23 @@ public final class MigrateCommand implements Callable<Integer> {
                   p ->
                       bar.update(
                           p.itemsCopied() + p.itemsSkipped(),
-                          p.blobsCopied() > 0 ? p.blobsCopied() + " blobs" : ""))
-              .build();
+                          p.blobsCopied() > 0 ? p.blobsCopied() + " blobs" : ""));
+      if (targetSpec != null) {
+        mb.targetSpec(targetSpec);
+      }
+      Migrator m = mb.build();
       main.out()
           .println(
               "migrating "
                   + sd.name()
                   + ":"
                   + m.sourceLayout().ref()
+                  + adopted(m.sourceLayout().adoptedName())
                   + " -> "
                   + td.name()
                   + ":"
-                  + m.targetLayout().ref());
+                  + m.targetLayout().ref()
+                  + adopted(m.targetLayout().adoptedName()));
       Migrator.Report r = m.run();
       Migrator.Progress p = r.progress();
       bar.finish(p.itemsCopied() + p.itemsSkipped(), "");
@@ -143,7 +185,7 @@ public final class MigrateCommand implements Callable<Integer> {
         main.out().println("warning: " + p.missingBlobs() + " item(s) point to missing blobs");
       }
       for (Migrator.Misfit f : r.misfits()) {
-        main.out().println("not copied (too large for the target): " + f.key() + ": " + f.reason());
+        main.out().println("not copied (does not fit the target): " + f.key() + ": " + f.reason());
       }
       boolean ok = r.misfits().isEmpty();
       if (!noVerify) {
@@ -178,6 +220,38 @@ public final class MigrateCommand implements Callable<Integer> {
         tb.close();
       }
     }
+  }
+
+  private static String adopted(String name) {
+    return name == null ? "" : " (adopted '" + name + "')";
+  }
+
+  /** {@code spec} adopting {@code name} (if given); a spec adopting another name is refused. */
+  private static TableSpec adopting(TableSpec spec, String name, String flag) {
+    if (name == null || name.equals(spec.adoptedName().orElse(null))) {
+      return spec;
+    }
+    if (spec.isAdopted()) {
+      throw new CliException(
+          flag
+              + " "
+              + name
+              + " contradicts the spec, which adopts '"
+              + spec.adoptedName().orElseThrow()
+              + "': give one of them");
+    }
+    try {
+      return Specs.derive(spec, spec.name(), name);
+    } catch (IllegalArgumentException e) {
+      throw new CliException(flag + ": " + e.getMessage());
+    }
+  }
+
+  private TableSpec targetSpec(String tableFromUri) {
+    if (toSpecFile == null) {
+      return null;
+    }
+    return Specs.read(toSpecFile, tableFromUri.isEmpty() ? null : tableFromUri);
   }
 
   private TableSpec spec(String tableFromUri) {
