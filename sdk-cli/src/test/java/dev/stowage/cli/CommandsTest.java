@@ -297,7 +297,18 @@ class CommandsTest {
   @Test
   void everyCommandHasHelp() {
     for (String c :
-        new String[] {"tour", "get", "put", "query", "scan", "delete-where", "migrate"}) {
+        new String[] {
+          "tour",
+          "get",
+          "put",
+          "query",
+          "scan",
+          "delete-where",
+          "migrate",
+          "sweep",
+          "reencrypt",
+          "repair-indexes"
+        }) {
       Cli.Result r = Cli.run(c, "--help");
       assertThat(r.code()).as(c).isZero();
       assertThat(r.out()).as(c).contains("Usage: stowage " + c);
