@@ -169,7 +169,15 @@ public final class EntityCodec {
     return null;
   }
 
-  /** Rebuilds the item from its key and entity properties (unknown properties are ignored). */
+  /**
+   * Rebuilds the item from its key and entity properties. The driver's own {@code _0_} properties
+   * and the service's ({@code PartitionKey}, {@code RowKey}, {@code Timestamp}, {@code odata.*})
+   * are not attributes.
+   *
+   * @throws dev.stowage.IntegrityException naming the property if a {@code _1_} or {@code _2_}
+   *     property does not hold a value Stowage wrote, or if two properties stand for the same
+   *     attribute (only possible for names the real service refuses)
+   */
   public static Item item(KeySchema schema, Key key, Map<String, Object> props) {
     Map<String, AttributeValue> attrs = new LinkedHashMap<>();
     attrs.put(schema.partitionName(), key.partition());
@@ -179,21 +187,51 @@ public final class EntityCodec {
       Object v = e.getValue();
       if (name.startsWith(PropertyNames.INTERNAL)
           || name.indexOf('.') >= 0
+          || name.indexOf('@') >= 0
           || name.equals("PartitionKey")
           || name.equals("RowKey")
           || name.equals("Timestamp")
           || v == null) {
         continue;
       }
-      if (name.startsWith(PropertyNames.HASHED)) {
-        Map.Entry<String, AttributeValue> named = TypedCodec.decodeNamed((byte[]) v);
-        attrs.put(named.getKey(), named.getValue());
-      } else if (name.startsWith(PropertyNames.TYPED)) {
-        attrs.put(
-            PropertyNames.unescape(name.substring(PropertyNames.TYPED.length())),
-            TypedCodec.decode((byte[]) v));
+      String attribute;
+      AttributeValue value;
+      if (name.startsWith(PropertyNames.HASHED) || name.startsWith(PropertyNames.TYPED)) {
+        try {
+          if (name.startsWith(PropertyNames.HASHED)) {
+            Map.Entry<String, AttributeValue> named = TypedCodec.decodeNamed((byte[]) v);
+            attribute = named.getKey();
+            value = named.getValue();
+          } else {
+            attribute = PropertyNames.unescape(name.substring(PropertyNames.TYPED.length()));
+            value = TypedCodec.decode((byte[]) v);
+          }
+        } catch (RuntimeException ex) {
+          throw new dev.stowage.IntegrityException(
+              "property "
+                  + name
+                  + " of the entity of "
+                  + key
+                  + " is not a value Stowage wrote, but names starting with "
+                  + PropertyNames.TYPED
+                  + " or "
+                  + PropertyNames.HASHED
+                  + " are reserved for Stowage's encodings",
+              ex);
+        }
       } else {
-        attrs.put(PropertyNames.unescape(name), fromNative(v));
+        attribute = PropertyNames.unescape(name);
+        value = fromNative(v);
+      }
+      if (attrs.put(attribute, value) != null) {
+        throw new dev.stowage.IntegrityException(
+            "the entity of "
+                + key
+                + " has two properties standing for attribute '"
+                + attribute
+                + "' (one of them is "
+                + name
+                + "), or one standing for a key attribute");
       }
     }
     return StoredItems.of(attrs);
