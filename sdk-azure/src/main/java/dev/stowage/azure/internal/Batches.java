@@ -67,7 +67,7 @@ public final class Batches {
     // The replaced entities are the templates of the properties' EDM types.
     List<Key> templates = new ArrayList<>();
     for (WriteOp w : writes) {
-      if (w instanceof WriteOp.Put p && EntityCodec.mayKeepTypes(layout.keySchema(), p.item())) {
+      if (w instanceof WriteOp.Put p && EntityCodec.needsTemplate(layout, p.item())) {
         templates.add(w.key());
       }
     }

@@ -58,19 +58,34 @@ public final class EntityCodec {
   /**
    * The properties for an item's non-key attributes, replacing an entity with the properties {@code
    * template} (or null): each attribute keeps the EDM type of the stored property of its name where
-   * that type holds the new value exactly.
+   * that type holds the new value exactly. A property of the template named like a key attribute
+   * (an application's copy of its key, which reads as the key) is written again, with the key's
+   * value.
    */
   public static Map<String, Object> properties(
       KeySchema schema, Item item, Map<String, Object> template) {
     Map<String, Object> props = new LinkedHashMap<>();
     for (Map.Entry<String, AttributeValue> e : item.attributes().entrySet()) {
-      if (schema.isKeyAttribute(e.getKey())) {
-        continue;
+      String name = e.getKey();
+      if (schema.isKeyAttribute(name)) {
+        String plain = PropertyNames.plain(name);
+        if (template == null || plain == null || !template.containsKey(plain)) {
+          continue;
+        }
       }
-      Property p = property(e.getKey(), e.getValue(), template);
+      Property p = property(name, e.getValue(), template);
       props.put(p.name(), p.value());
     }
     return props;
+  }
+
+  /**
+   * True if writing {@code item} into {@code layout} needs the stored entity as template: on an
+   * adopted table always (its entities may hold copies of their keys, which only the template
+   * shows), elsewhere when {@link #mayKeepTypes} says so.
+   */
+  public static boolean needsTemplate(dev.stowage.spi.TableLayout layout, Item item) {
+    return layout.adopted() || mayKeepTypes(layout.keySchema(), item);
   }
 
   /**
@@ -223,6 +238,25 @@ public final class EntityCodec {
         attribute = PropertyNames.unescape(name);
         value = fromNative(v);
       }
+      if (schema.isKeyAttribute(attribute)) {
+        // Applications often keep a copy of a key in a property; it must agree with the key.
+        if (!value.equals(attrs.get(attribute))) {
+          throw new dev.stowage.IntegrityException(
+              "the entity of "
+                  + key
+                  + " has a property "
+                  + name
+                  + " holding "
+                  + value
+                  + ", but key attribute '"
+                  + attribute
+                  + "' is "
+                  + attrs.get(attribute)
+                  + " (its PartitionKey or RowKey); give the key attribute another name in the"
+                  + " table's spec");
+        }
+        continue;
+      }
       if (attrs.put(attribute, value) != null) {
         throw new dev.stowage.IntegrityException(
             "the entity of "
@@ -231,7 +265,7 @@ public final class EntityCodec {
                 + attribute
                 + "' (one of them is "
                 + name
-                + "), or one standing for a key attribute");
+                + "); only names the real service refuses can collide");
       }
     }
     return StoredItems.of(attrs);
