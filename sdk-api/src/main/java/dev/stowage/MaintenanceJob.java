@@ -7,8 +7,9 @@ import java.util.function.Consumer;
 /**
  * A resumable job that walks a whole table and rewrites the items that need it: filling in the
  * index values of an index added to a table that already has data ({@link Table#backfillIndexes}),
- * or re-encrypting values not under the current primary key ({@link Table#reencrypt}). Each rewrite
- * is conditional on the item not having changed since it was read, so concurrent application writes
+ * repairing index values other tools left stale or missing ({@link Table#verifyIndexes}), or
+ * re-encrypting values not under the current primary key ({@link Table#reencrypt}). Each rewrite is
+ * conditional on the item not having changed since it was read, so concurrent application writes
  * are never overwritten; an item that changed is read again. Interrupted, a job resumes from the
  * token its last progress report carried.
  *
@@ -55,12 +56,40 @@ public interface MaintenanceJob {
   /**
    * How far a job has got.
    *
+   * <p>The index jobs ({@link Table#backfillIndexes}, {@link Table#verifyIndexes}) sort each item
+   * needing a rewrite as stale or missing (an item with both counts as stale), so {@code rewritten}
+   * is {@code stale + missing - skipped}. Re-encryption leaves {@code stale} and {@code missing} at
+   * 0.
+   *
    * @param scanned items read so far
    * @param rewritten items rewritten so far (or that would be, in a dry run)
+   * @param stale items whose stored index values disagreed with their attributes: values written
+   *     for other attribute values (another tool changed an indexed attribute and left Stowage's
+   *     synthesized ones as they were), under another definition of the index, or for an item that
+   *     no longer belongs in the index
+   * @param missing items lacking index values their attributes give: written before the index
+   *     existed, or by another tool that does not write Stowage's synthesized attributes
+   * @param skipped items that needed a rewrite but could not be written back as they are (an
+   *     indexed value over the backend's limit, a value nested too deep, …); each is logged at WARN
+   *     under {@code dev.stowage.jobs} with its key. Never counted in a dry run
    * @param elapsed time spent in this run
    * @param done true once the whole table was walked
    * @param resumeToken pass to the table's resume method to continue after the last page
    */
   record Progress(
-      long scanned, long rewritten, Duration elapsed, boolean done, String resumeToken) {}
+      long scanned,
+      long rewritten,
+      long stale,
+      long missing,
+      long skipped,
+      Duration elapsed,
+      boolean done,
+      String resumeToken) {
+
+    /** Progress without index findings (stale, missing and skipped all 0). */
+    public Progress(
+        long scanned, long rewritten, Duration elapsed, boolean done, String resumeToken) {
+      this(scanned, rewritten, 0, 0, 0, elapsed, done, resumeToken);
+    }
+  }
 }

@@ -105,7 +105,8 @@ public final class Stowage implements AutoCloseable {
         m.queries(),
         m.throttledRequests(),
         m.casRetries(),
-        m.requestIdsForgotten());
+        m.requestIdsForgotten(),
+        m.staleIndexHits());
   }
 
   /** Low-level access for tools: the driver. */

@@ -161,6 +161,28 @@ public interface Table {
   MaintenanceJob backfillIndexes(MaintenanceJob.Options options);
 
   /**
+   * A job that finds and repairs index values that disagree with the items holding them, for tables
+   * other tools write too. Stowage keeps an item's index values (its synthesized {@code
+   * stowage:ix:<index>:p} and {@code :s} attributes) in step on every write it makes; a native
+   * write by another tool (a DynamoDB {@code UpdateItem} of an indexed attribute, say) changes the
+   * attribute and leaves those values as they were. Index queries never return such an item for
+   * values it no longer has (the core checks every hit against the item itself), but they do not
+   * find it under its new values either until its index values are rewritten.
+   *
+   * <p>The job walks the table in scan order and rewrites every item whose index values are
+   * <em>stale</em> (they disagree with its attributes) or <em>missing</em> (its attributes give
+   * values it lacks), counting each kind in {@link MaintenanceJob.Progress}; a dry run only counts.
+   * Each rewrite is conditional on the item being unchanged since it was read, so concurrent writes
+   * are never overwritten. An indexed value that no index can hold (not a string, number or binary
+   * value, or over the backend's limit) leaves the item out of that index. It is the same walk as
+   * {@link #backfillIndexes}, reported as a verification; {@link #resumeMaintenance} continues it
+   * from a progress token.
+   */
+  default MaintenanceJob verifyIndexes(MaintenanceJob.Options options) {
+    return backfillIndexes(options);
+  }
+
+  /**
    * A job that re-encrypts every encrypted value that is not under the current primary key of the
    * store's key provider, after a key rotation.
    */

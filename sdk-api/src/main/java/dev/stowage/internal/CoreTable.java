@@ -566,7 +566,10 @@ final class CoreTable implements Table {
           outcome.forgotten = StoredForm.forgotten(ids, remembered);
           String writeId = StoredForm.newWriteId();
           ours.add(writeId);
-          OverflowHandler.Prepared prepared = prepare(form.encode(next, key, remembered, writeId));
+          // A rewrite writes back what is stored, so an indexed value no index can hold (another
+          // tool wrote it) leaves the item out of that index rather than failing.
+          OverflowHandler.Prepared prepared =
+              prepare(form.encode(next, key, remembered, writeId, change != REWRITE));
           try {
             shared.metrics.writes.increment();
             shared.retrier.callUnlessAmbiguous(
@@ -719,6 +722,11 @@ final class CoreTable implements Table {
   }
 
   @Override
+  public MaintenanceJob verifyIndexes(MaintenanceJob.Options options) {
+    return new RewriteJob(this, RewriteJob.startState(this, CursorState.VERIFY), options);
+  }
+
+  @Override
   public MaintenanceJob reencrypt(MaintenanceJob.Options options) {
     return new RewriteJob(this, RewriteJob.startState(this, CursorState.REENCRYPT), options);
   }
@@ -727,7 +735,12 @@ final class CoreTable implements Table {
   public MaintenanceJob resumeMaintenance(String resumeToken, MaintenanceJob.Options options) {
     CursorState state =
         shared.sealer.open(
-            resumeToken, ref.namespace(), ref.table(), CursorState.BACKFILL, CursorState.REENCRYPT);
+            resumeToken,
+            ref.namespace(),
+            ref.table(),
+            CursorState.BACKFILL,
+            CursorState.REENCRYPT,
+            CursorState.VERIFY);
     if (state.scan() == null) {
       throw new dev.stowage.InvalidCursorException(
           dev.stowage.InvalidCursorException.Reason.MALFORMED,

@@ -18,14 +18,24 @@ import java.util.Set;
  * docs/FORMAT.md, "Cursors"). Stateless and thread-safe.
  */
 final class CursorCodec {
-  /** The version written; version 1 (no index fingerprint) is still read. */
+  /**
+   * The version written for page cursors and delete-job tokens; version 1 (no index fingerprint) is
+   * still read. Staying at version 2 where nothing new is carried keeps them readable by instances
+   * that predate version 3.
+   */
   static final int VERSION = 2;
+
+  /** The version written for maintenance-job tokens: version 2 followed by the job's findings. */
+  static final int MAINTENANCE_VERSION = 3;
 
   private CursorCodec() {}
 
   static byte[] write(CursorState s) {
     ValueWire.Writer w = new ValueWire.Writer();
-    w.u8(VERSION).string(s.namespace()).string(s.table()).varint(s.expiresAtMillis());
+    w.u8(s.isMaintenance() ? MAINTENANCE_VERSION : VERSION)
+        .string(s.namespace())
+        .string(s.table())
+        .varint(s.expiresAtMillis());
     if (s.query() != null) {
       w.u8(1);
       query(w, s.query());
@@ -48,13 +58,17 @@ final class CursorCodec {
       optional(w, p.indexSort());
     }
     w.varint(s.matched()).varint(s.deleted()).varint(s.blobsDeleted()).u8(s.job());
+    if (s.isMaintenance()) {
+      CursorState.Findings f = s.findings();
+      w.varint(f.stale()).varint(f.missing()).varint(f.skipped());
+    }
     return w.toByteArray();
   }
 
   static CursorState read(byte[] bytes) {
     ValueWire.Reader r = new ValueWire.Reader(bytes, 0, bytes.length);
     int version = r.u8();
-    if (version != VERSION && version != 1) {
+    if (version < 1 || version > MAINTENANCE_VERSION) {
       throw new ValueWire.MalformedException("unknown cursor version " + version);
     }
     String ns = r.string();
@@ -88,11 +102,15 @@ final class CursorCodec {
     long d = r.varint();
     long b = r.varint();
     int job = r.u8();
+    CursorState.Findings findings = CursorState.Findings.NONE;
+    if (version >= MAINTENANCE_VERSION) {
+      findings = new CursorState.Findings(r.varint(), r.varint(), r.varint());
+    }
     if (!r.atEnd()) {
       throw new ValueWire.MalformedException("trailing cursor bytes");
     }
     return new CursorState(
-        ns, table, expires, q, sc, after, anchor, inclusive, m, d, b, job, fingerprint);
+        ns, table, expires, q, sc, after, anchor, inclusive, m, d, b, job, fingerprint, findings);
   }
 
   private static void optional(ValueWire.Writer w, AttributeValue v) {

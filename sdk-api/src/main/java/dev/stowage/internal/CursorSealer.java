@@ -92,7 +92,7 @@ public final class CursorSealer {
   /**
    * Opens a token issued for {@code table} in {@code namespace} that must be of one of the {@code
    * accepted} kinds ({@link CursorState#PAGE}, {@link CursorState#DELETE}, {@link
-   * CursorState#BACKFILL}, {@link CursorState#REENCRYPT}).
+   * CursorState#BACKFILL}, {@link CursorState#REENCRYPT}, {@link CursorState#VERIFY}).
    *
    * @throws InvalidCursorException with {@link Reason#WRONG_KIND} naming what the token is and
    *     where it belongs, or another reason from {@link #open(String, String, String)}
@@ -109,7 +109,9 @@ public final class CursorSealer {
         "this is "
             + kindName(s.job())
             + ", not "
-            + (accepted[0] == CursorState.BACKFILL || accepted[0] == CursorState.REENCRYPT
+            + (accepted[0] == CursorState.BACKFILL
+                    || accepted[0] == CursorState.REENCRYPT
+                    || accepted[0] == CursorState.VERIFY
                 ? "a maintenance-job resume token"
                 : kindName(accepted[0]))
             + ": pass it to "
@@ -136,6 +138,8 @@ public final class CursorSealer {
         return "a delete-job resume token";
       case CursorState.BACKFILL:
         return "an index-backfill resume token";
+      case CursorState.VERIFY:
+        return "an index-verification resume token";
       default:
         return "a re-encryption resume token";
     }

@@ -19,10 +19,12 @@ import dev.stowage.spi.Position;
  * @param matched delete jobs: items matched so far
  * @param deleted delete jobs: items deleted so far
  * @param blobsDeleted delete jobs: blobs deleted so far
- * @param job which job a token belongs to: {@link #PAGE}, {@link #DELETE}, {@link #BACKFILL} or
- *     {@link #REENCRYPT}
+ * @param job which job a token belongs to: {@link #PAGE}, {@link #DELETE}, {@link #BACKFILL},
+ *     {@link #REENCRYPT} or {@link #VERIFY}
  * @param indexFingerprint for an index query, the fingerprint of the index's definition when the
  *     query started ({@link IndexValues#fingerprint}); null for primary-key queries and scans
+ * @param findings maintenance jobs: the stale and missing index values found and the items skipped
+ *     so far; {@link Findings#NONE} for other tokens
  */
 public record CursorState(
     String namespace,
@@ -37,7 +39,8 @@ public record CursorState(
     long deleted,
     long blobsDeleted,
     int job,
-    Integer indexFingerprint) {
+    Integer indexFingerprint,
+    Findings findings) {
   /** A page cursor. */
   public static final int PAGE = 0;
 
@@ -49,6 +52,83 @@ public record CursorState(
 
   /** A re-encryption job's token. */
   public static final int REENCRYPT = 3;
+
+  /** An index verification job's token. */
+  public static final int VERIFY = 4;
+
+  /**
+   * What a maintenance job found so far, beyond items scanned and rewritten.
+   *
+   * @param stale items whose index values disagreed with their attributes
+   * @param missing items lacking index values their attributes give
+   * @param skipped items that needed a rewrite the backend's limits or Stowage's rules refuse
+   */
+  public record Findings(long stale, long missing, long skipped) {
+    /** Nothing found. */
+    public static final Findings NONE = new Findings(0, 0, 0);
+  }
+
+  public CursorState {
+    if (findings == null) {
+      findings = Findings.NONE;
+    }
+  }
+
+  /** A state without maintenance-job findings. */
+  public CursorState(
+      String namespace,
+      String table,
+      long expiresAtMillis,
+      Query query,
+      Scan scan,
+      boolean towardAfter,
+      Position anchor,
+      boolean anchorInclusive,
+      long matched,
+      long deleted,
+      long blobsDeleted,
+      int job,
+      Integer indexFingerprint) {
+    this(
+        namespace,
+        table,
+        expiresAtMillis,
+        query,
+        scan,
+        towardAfter,
+        anchor,
+        anchorInclusive,
+        matched,
+        deleted,
+        blobsDeleted,
+        job,
+        indexFingerprint,
+        Findings.NONE);
+  }
+
+  /** True for the tokens of {@link #BACKFILL}, {@link #REENCRYPT} and {@link #VERIFY} jobs. */
+  public boolean isMaintenance() {
+    return job == BACKFILL || job == REENCRYPT || job == VERIFY;
+  }
+
+  /** This state with maintenance-job findings. */
+  public CursorState withFindings(Findings f) {
+    return new CursorState(
+        namespace,
+        table,
+        expiresAtMillis,
+        query,
+        scan,
+        towardAfter,
+        anchor,
+        anchorInclusive,
+        matched,
+        deleted,
+        blobsDeleted,
+        job,
+        indexFingerprint,
+        f);
+  }
 
   /** This state with another anchor and direction. */
   public CursorState at(boolean after, Position newAnchor, boolean inclusive) {
@@ -65,7 +145,8 @@ public record CursorState(
         deleted,
         blobsDeleted,
         job,
-        indexFingerprint);
+        indexFingerprint,
+        findings);
   }
 
   /** This state with delete-job counters. */
@@ -83,7 +164,8 @@ public record CursorState(
         d,
         b,
         job,
-        indexFingerprint);
+        indexFingerprint,
+        findings);
   }
 
   /** This state as a token of another job. */
@@ -101,7 +183,8 @@ public record CursorState(
         deleted,
         blobsDeleted,
         kind,
-        indexFingerprint);
+        indexFingerprint,
+        findings);
   }
 
   /** This state with a new expiry. */
@@ -119,6 +202,7 @@ public record CursorState(
         deleted,
         blobsDeleted,
         job,
-        indexFingerprint);
+        indexFingerprint,
+        findings);
   }
 }

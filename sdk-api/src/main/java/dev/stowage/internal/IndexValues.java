@@ -56,8 +56,15 @@ public final class IndexValues {
   /** The stored partition value of {@code index} for the given partition values. */
   public static AttributeValue.BinaryValue partition(
       IndexSpec index, List<? extends KeyValue> values) {
+    return partition(fingerprint(index), values);
+  }
+
+  /**
+   * The stored partition value of the index whose {@link #fingerprint} is {@code fp} for the given
+   * partition values.
+   */
+  static AttributeValue.BinaryValue partition(int fp, List<? extends KeyValue> values) {
     Bytes tuple = TupleEncoding.encode(values);
-    int fp = fingerprint(index);
     ByteArrayOutputStream out = new ByteArrayOutputStream(PARTITION_PREFIX_BYTES + tuple.size());
     out.write(PARTITION_FORMAT);
     out.write(fp >>> 24);

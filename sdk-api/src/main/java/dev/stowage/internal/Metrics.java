@@ -14,6 +14,7 @@ public final class Metrics {
   final LongAdder casRetries = new LongAdder();
   final LongAdder releaseFailures = new LongAdder();
   final LongAdder requestIdsForgotten = new LongAdder();
+  final LongAdder staleIndexHits = new LongAdder();
 
   void throttled() {
     throttled.increment();
@@ -52,6 +53,14 @@ public final class Metrics {
    */
   public long requestIdsForgotten() {
     return requestIdsForgotten.sum();
+  }
+
+  /**
+   * Index query hits left out because the item's attributes no longer give the values the query
+   * asked for (another tool changed them without updating Stowage's index values).
+   */
+  public long staleIndexHits() {
+    return staleIndexHits.sum();
   }
 
   /** Compare-and-set loops that had to re-read because of a concurrent write. */

@@ -36,8 +36,15 @@ import java.util.stream.StreamSupport;
  * collects {@code limit + 1} matching items to learn whether more follow, and presents the first
  * {@code limit} in the query's own order. Positions come from returned items only, so items a
  * filter trimmed are evaluated again by the next page and nothing is skipped.
+ *
+ * <p>Every index hit is checked against the item itself: a hit whose attributes no longer give the
+ * query's partition value and a sort value in its range (another tool changed them) is left out
+ * like a filtered item, so pages still fill up to their limit from the hits that follow.
  */
 final class Pager {
+  private static final org.slf4j.Logger INDEX_LOG =
+      org.slf4j.LoggerFactory.getLogger("dev.stowage.indexes");
+
   private final CoreTable t;
 
   Pager(CoreTable t) {
@@ -286,6 +293,9 @@ final class Pager {
       return; // deleted while the page was read
     }
     Key key = t.spec.keySchema().keyOf(s.item());
+    if (plan.index() != null && !matchesIndex(plan, s.item(), key)) {
+      return;
+    }
     Item decoded = t.form.decode(restored, key, needed);
     if (q.filter().isPresent() && !ConditionEvaluator.test(q.filter().get(), decoded)) {
       return;
@@ -298,6 +308,41 @@ final class Pager {
     items.add(out);
     positions.add(position(s.item(), plan));
     storedOut.add(s);
+  }
+
+  /**
+   * Whether an index hit still matches the query: the index values the item's own attributes give
+   * now (see {@link StoredForm#synthesize}) have the query's partition value and a sort value in
+   * its range. Another tool may have changed an indexed attribute without touching Stowage's
+   * synthesized ones, leaving the item under values it no longer has; such a hit is left out,
+   * counted ({@link Metrics#staleIndexHits}) and logged at DEBUG under {@code dev.stowage.indexes}.
+   * Drivers return whole stored items from index queries (every driver stores projection ALL), and
+   * indexed attributes are never encoded or moved to a blob, so the stored item holds them as
+   * written.
+   */
+  private boolean matchesIndex(QueryPlan plan, Item stored, Key key) {
+    StoredForm.Synthesized now = t.form.synthesize(plan.index().name(), stored, key, false);
+    String problem;
+    if (now == null) {
+      problem = "its attributes now give no entry in the index";
+    } else if (!now.partition().equals(plan.partition())) {
+      problem = "its attributes now give another partition";
+    } else if (!plan.range().contains(now.sort())) {
+      problem = "its attributes now give a sort value outside the query's range";
+    } else {
+      return true;
+    }
+    t.shared.metrics.staleIndexHits.increment();
+    if (INDEX_LOG.isDebugEnabled()) {
+      INDEX_LOG.debug(
+          "index '{}' of {}: left out {}, whose index values are stale ({}); run"
+              + " Table.verifyIndexes to repair them",
+          plan.index().name(),
+          t.ref,
+          key,
+          problem);
+    }
+    return false;
   }
 
   private Optional<StoredItem> anchorItem(QueryPlan plan, Position anchor) {

@@ -1,6 +1,7 @@
 package dev.stowage.internal;
 
-import dev.stowage.IndexSpec;
+import dev.stowage.InvalidRequestException;
+import dev.stowage.ItemTooLargeException;
 import dev.stowage.MaintenanceJob;
 import dev.stowage.item.AttributeNames;
 import dev.stowage.item.AttributeValue;
@@ -8,20 +9,19 @@ import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.query.Scan;
 import dev.stowage.spi.DriverScan;
-import dev.stowage.spi.IndexLayout;
 import dev.stowage.spi.Position;
 import dev.stowage.spi.QueryResult;
 import dev.stowage.spi.StoredItem;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * Walks a table in scan order and rewrites, through the conditional path, each item whose stored
- * form is out of date: missing or stale index values (backfill) or values under an old encryption
- * key (re-encryption).
+ * form is out of date: missing or stale index values (backfill and verification, the same walk
+ * reported under two names) or values under an old encryption key (re-encryption). Rewrites leave
+ * an item out of an index whose values it cannot hold ({@link StoredForm#encode(Item, Key,
+ * java.util.List, String, boolean)}), and an item that cannot be written back at all is skipped and
+ * logged. The resume token carries the counts.
  */
 final class RewriteJob implements MaintenanceJob {
   private final CoreTable t;
@@ -57,6 +57,10 @@ final class RewriteJob implements MaintenanceJob {
     long start = System.nanoTime();
     long scanned = state.matched();
     long rewritten = state.deleted();
+    CursorState.Findings f = state.findings();
+    long stale = f.stale();
+    long missing = f.missing();
+    long skipped = f.skipped();
     long scannedThisRun = 0;
     while (true) {
       Key after = state.anchor() == null ? null : state.anchor().key();
@@ -67,26 +71,44 @@ final class RewriteJob implements MaintenanceJob {
         Key key = t.spec.keySchema().keyOf(s.item());
         scanned++;
         scannedThisRun++;
-        if (outdated(s.item())) {
-          rewritten++;
-          if (!options.dryRun()) {
-            t.rewrite(key);
+        after = key;
+        if (state.job() == CursorState.REENCRYPT) {
+          if (!underOldKeys(s.item())) {
+            continue;
+          }
+        } else {
+          StoredForm.IndexState found = t.form.indexState(s.item(), key);
+          if (found == StoredForm.IndexState.CURRENT) {
+            continue;
+          }
+          if (found == StoredForm.IndexState.STALE) {
+            stale++;
+          } else {
+            missing++;
           }
         }
-        after = key;
+        if (options.dryRun() || rewrite(key)) {
+          rewritten++;
+        } else {
+          skipped++;
+        }
       }
       boolean done = page.items().isEmpty() || !page.more();
       if (after != null) {
         state = state.at(true, new Position(after, null), false);
       }
-      state = state.withCounts(scanned, rewritten, 0);
-      Progress p = progress(scanned, rewritten, start, done);
-      JobLog.progress(
-          (state.job() == CursorState.REENCRYPT ? "re-encryption" : "index backfill")
-              + (options.dryRun() ? " (dry run)" : ""),
-          t.ref,
-          done,
-          scanned + " scanned, " + rewritten + " rewritten");
+      state =
+          state
+              .withCounts(scanned, rewritten, 0)
+              .withFindings(new CursorState.Findings(stale, missing, skipped));
+      Progress p = progress(scanned, rewritten, stale, missing, skipped, start, done);
+      String counts = scanned + " scanned, " + rewritten + " rewritten";
+      if (state.job() != CursorState.REENCRYPT) {
+        counts += " (" + stale + " stale, " + missing + " missing, " + skipped + " skipped)";
+      } else if (skipped > 0) {
+        counts += ", " + skipped + " skipped";
+      }
+      JobLog.progress(name(), t.ref, done, counts);
       if (options.onProgress() != null) {
         options.onProgress().accept(p);
       }
@@ -97,33 +119,39 @@ final class RewriteJob implements MaintenanceJob {
     }
   }
 
-  private boolean outdated(Item stored) {
-    if (state.job() == CursorState.REENCRYPT) {
-      for (Map.Entry<String, AttributeValue> e : stored.attributes().entrySet()) {
-        // Catches values under an old key, plaintext left from a migration window and
-        // ciphertext left in attributes that are no longer encrypted.
-        if (!AttributeNames.isReserved(e.getKey())
-            && !t.spec.keySchema().isKeyAttribute(e.getKey())
-            && t.shared.codecs.needsRewrite(t.spec.policy(e.getKey()), e.getValue())) {
-          return true;
-        }
-      }
+  private String name() {
+    String job =
+        switch (state.job()) {
+          case CursorState.REENCRYPT -> "re-encryption";
+          case CursorState.VERIFY -> "index verification";
+          default -> "index backfill";
+        };
+    return options.dryRun() ? job + " (dry run)" : job;
+  }
+
+  /**
+   * Rewrites an item through the conditional path; false if its current form cannot be written back
+   * (a value over the backend's limits or against Stowage's rules, typically written by another
+   * tool), which is logged and skipped so that one such item does not stop the walk.
+   */
+  private boolean rewrite(Key key) {
+    try {
+      t.rewrite(key);
+      return true;
+    } catch (InvalidRequestException | ItemTooLargeException e) {
+      JobLog.skipped(name(), t.ref, key, e.getMessage());
       return false;
     }
-    // Index attributes are never encoded or moved, so the stored values are the user's values.
-    Map<String, AttributeValue> user = new LinkedHashMap<>();
-    for (IndexSpec index : t.spec.indexes()) {
-      for (String a : index.attributes()) {
-        stored.find(a).ifPresent(v -> user.put(a, v));
-      }
-    }
-    Item expected = t.form.encode(Item.of(user), t.spec.keySchema().keyOf(stored), List.of());
-    for (IndexSpec index : t.spec.indexes()) {
-      IndexLayout l = IndexLayout.of(index);
-      for (String synthesized : List.of(l.partitionAttribute(), l.sortAttribute())) {
-        if (!Objects.equals(expected.find(synthesized), stored.find(synthesized))) {
-          return true;
-        }
+  }
+
+  private boolean underOldKeys(Item stored) {
+    for (Map.Entry<String, AttributeValue> e : stored.attributes().entrySet()) {
+      // Catches values under an old key, plaintext left from a migration window and
+      // ciphertext left in attributes that are no longer encrypted.
+      if (!AttributeNames.isReserved(e.getKey())
+          && !t.spec.keySchema().isKeyAttribute(e.getKey())
+          && t.shared.codecs.needsRewrite(t.spec.policy(e.getKey()), e.getValue())) {
+        return true;
       }
     }
     return false;
@@ -140,10 +168,20 @@ final class RewriteJob implements MaintenanceJob {
     }
   }
 
-  private Progress progress(long scanned, long rewritten, long startNanos, boolean done) {
+  private Progress progress(
+      long scanned,
+      long rewritten,
+      long stale,
+      long missing,
+      long skipped,
+      long startNanos,
+      boolean done) {
     return new Progress(
         scanned,
         rewritten,
+        stale,
+        missing,
+        skipped,
         Duration.ofNanos(System.nanoTime() - startNanos),
         done,
         t.shared.sealer.seal(state));

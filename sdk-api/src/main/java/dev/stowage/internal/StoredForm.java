@@ -8,6 +8,7 @@ import dev.stowage.TableSpec;
 import dev.stowage.codec.Codecs;
 import dev.stowage.item.AttributeNames;
 import dev.stowage.item.AttributeValue;
+import dev.stowage.item.AttributeValue.BinaryValue;
 import dev.stowage.item.AttributeValue.ListValue;
 import dev.stowage.item.AttributeValue.StringValue;
 import dev.stowage.item.Item;
@@ -41,12 +42,14 @@ final class StoredForm {
   private final Codecs codecs;
   private final DriverLimits limits;
   private final List<IndexLayout> layouts = new ArrayList<>();
+  private final int[] fingerprints;
 
   StoredForm(TableSpec spec, Codecs codecs, DriverLimits limits) {
     this.spec = spec;
     this.codecs = codecs;
     this.limits = limits;
     spec.indexes().forEach(i -> layouts.add(IndexLayout.of(i)));
+    this.fingerprints = spec.indexes().stream().mapToInt(IndexValues::fingerprint).toArray();
   }
 
   /**
@@ -69,6 +72,17 @@ final class StoredForm {
    * @param writeId the write's id (see {@link #newWriteId}), or null to record none
    */
   Item encode(Item user, Key key, List<String> requestIds, String writeId) {
+    return encode(user, key, requestIds, writeId, true);
+  }
+
+  /**
+   * The stored form of a user item, as {@link #encode(Item, Key, List, String)}.
+   *
+   * @param strictIndexes true to refuse an indexed value no index can hold (a value that is not a
+   *     string, number or binary value, or one over the backend's indexed-value limit); false to
+   *     leave the item out of that index instead, as rewrites of items other tools wrote do
+   */
+  Item encode(Item user, Key key, List<String> requestIds, String writeId, boolean strictIndexes) {
     Map<String, AttributeValue> out = new LinkedHashMap<>();
     for (Map.Entry<String, AttributeValue> e : user.attributes().entrySet()) {
       String name = e.getKey();
@@ -98,28 +112,10 @@ final class StoredForm {
       out.put(name, codecs.encode(spec.name(), key, name, policy, e.getValue()));
     }
     for (int i = 0; i < layouts.size(); i++) {
-      IndexSpec index = spec.indexes().get(i);
-      IndexLayout layout = layouts.get(i);
-      List<KeyValue> p = indexValues(user, index, index.partitionAttributes());
-      List<KeyValue> s = indexValues(user, index, index.sortAttributes());
-      if (p != null && s != null) {
-        var pv = IndexValues.partition(index, p);
-        var sv = TupleEncoding.binary(s);
-        checkIndexed(
-            index,
-            key,
-            "partition",
-            index.partitionAttributes(),
-            pv.value().size() - DriverLimits.INDEX_VALUE_OVERHEAD);
-        checkIndexed(
-            index,
-            key,
-            "sort",
-            index.sortAttributes(),
-            sv.value().size()
-                - (DriverLimits.INDEX_VALUE_OVERHEAD - IndexValues.PARTITION_PREFIX_BYTES));
-        out.put(layout.partitionAttribute(), pv);
-        out.put(layout.sortAttribute(), sv);
+      Synthesized values = synthesize(i, user, key, strictIndexes);
+      if (values != null) {
+        out.put(layouts.get(i).partitionAttribute(), values.partition());
+        out.put(layouts.get(i).sortAttribute(), values.sort());
       }
     }
     if (!requestIds.isEmpty()) {
@@ -131,6 +127,95 @@ final class StoredForm {
       out.put(WRITE_ID, AttributeValue.of(writeId));
     }
     return ItemAccess.ofStored(out);
+  }
+
+  /**
+   * The values of one index for one item: its stored partition value (format byte, definition
+   * fingerprint, partition tuple) and its sort tuple.
+   */
+  record Synthesized(BinaryValue partition, BinaryValue sort) {}
+
+  /** How an item's stored index values compare with what its attributes give now. */
+  enum IndexState {
+    /** Every index holds what the item's attributes give (or nothing, where they give none). */
+    CURRENT,
+    /** Some index lacks values the item's attributes give; none holds wrong values. */
+    MISSING,
+    /**
+     * Some index holds values the item's attributes no longer give: written for other values
+     * (another tool changed an indexed attribute and left the synthesized ones), under another
+     * definition of the index, or for an item that now belongs to no entry of it.
+     */
+    STALE
+  }
+
+  /**
+   * What index {@code i} of the spec holds for an item with these attributes.
+   *
+   * @param attributes the user attributes, or a stored item (indexed attributes are never encoded
+   *     or moved to a blob, so a stored item holds them as written)
+   * @param key the item's key, for messages
+   * @param strict true to throw for a value the index cannot hold, false to answer null for it
+   * @return the values, or null if the item is not in the index
+   * @throws InvalidRequestException if strict and an indexed value is not a string, number or
+   *     binary value
+   * @throws ItemTooLargeException if strict and a side exceeds the indexed-value limit
+   */
+  Synthesized synthesize(int i, Item attributes, Key key, boolean strict) {
+    IndexSpec index = spec.indexes().get(i);
+    List<KeyValue> p = indexValues(attributes, index, index.partitionAttributes(), strict);
+    List<KeyValue> s = indexValues(attributes, index, index.sortAttributes(), strict);
+    if (p == null || s == null) {
+      return null;
+    }
+    BinaryValue pv = IndexValues.partition(fingerprints[i], p);
+    BinaryValue sv = TupleEncoding.binary(s);
+    int partitionBytes = pv.value().size() - DriverLimits.INDEX_VALUE_OVERHEAD;
+    int sortBytes =
+        sv.value().size()
+            - (DriverLimits.INDEX_VALUE_OVERHEAD - IndexValues.PARTITION_PREFIX_BYTES);
+    if (!strict
+        && (partitionBytes > limits.maxIndexedValueBytes()
+            || sortBytes > limits.maxIndexedValueBytes())) {
+      return null;
+    }
+    checkIndexed(index, key, "partition", index.partitionAttributes(), partitionBytes);
+    checkIndexed(index, key, "sort", index.sortAttributes(), sortBytes);
+    return new Synthesized(pv, sv);
+  }
+
+  /** Like {@link #synthesize(int, Item, Key, boolean)} for the index named {@code index}. */
+  Synthesized synthesize(String index, Item attributes, Key key, boolean strict) {
+    for (int i = 0; i < layouts.size(); i++) {
+      if (layouts.get(i).name().equals(index)) {
+        return synthesize(i, attributes, key, strict);
+      }
+    }
+    throw new IllegalArgumentException("no index '" + index + "' in table '" + spec.name() + "'");
+  }
+
+  /**
+   * Compares the index values a stored item holds with those its attributes give now (leniently: a
+   * value no index can hold gives no entry). Only the indexes of the current spec are compared.
+   */
+  IndexState indexState(Item stored, Key key) {
+    IndexState state = IndexState.CURRENT;
+    for (int i = 0; i < layouts.size(); i++) {
+      IndexLayout layout = layouts.get(i);
+      Synthesized now = synthesize(i, stored, key, false);
+      AttributeValue p = stored.find(layout.partitionAttribute()).orElse(null);
+      AttributeValue s = stored.find(layout.sortAttribute()).orElse(null);
+      if (now == null) {
+        if (p != null || s != null) {
+          return IndexState.STALE;
+        }
+      } else if (p == null && s == null) {
+        state = IndexState.MISSING;
+      } else if (!now.partition().equals(p) || !now.sort().equals(s)) {
+        return IndexState.STALE;
+      }
+    }
+    return state;
   }
 
   /**
@@ -160,7 +245,8 @@ final class StoredForm {
     }
   }
 
-  private static List<KeyValue> indexValues(Item user, IndexSpec index, List<String> names) {
+  private static List<KeyValue> indexValues(
+      Item user, IndexSpec index, List<String> names, boolean strict) {
     List<KeyValue> values = new ArrayList<>(names.size());
     for (String n : names) {
       AttributeValue v = user.find(n).orElse(null);
@@ -168,6 +254,9 @@ final class StoredForm {
         return null;
       }
       if (!(v instanceof KeyValue kv)) {
+        if (!strict) {
+          return null;
+        }
         throw new InvalidRequestException(
             "attribute '"
                 + n

@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The in-memory reference driver: implements the whole SPI faithfully (key order, atomic
@@ -43,6 +44,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * touch in a fixed order. Data lives only as long as the driver.
  */
 public final class MemoryDriver implements StorageDriver {
+  private static final AtomicLong INSTANCES = new AtomicLong();
+  private final String location = "instance " + INSTANCES.incrementAndGet();
   private final DriverLimits limits;
   private final Set<Capability> capabilities;
   private final Map<TableRef, MemoryTable> tables = new ConcurrentHashMap<>();
@@ -65,6 +68,12 @@ public final class MemoryDriver implements StorageDriver {
   @Override
   public String name() {
     return "memory";
+  }
+
+  /** This instance ({@code instance 3}): every memory driver holds tables of its own. */
+  @Override
+  public String location() {
+    return location;
   }
 
   @Override

@@ -112,8 +112,9 @@ public final class MicrometerMetrics implements RequestListener {
 
   /**
    * Registers the counters of a store ({@link Stowage#metrics()}) as {@code stowage.requests}
-   * (tagged {@code kind=read|write|query}), {@code stowage.throttled}, {@code stowage.cas.retries}
-   * and {@code stowage.idempotency.forgotten}, tagged with the backend name.
+   * (tagged {@code kind=read|write|query}), {@code stowage.throttled}, {@code stowage.cas.retries},
+   * {@code stowage.idempotency.forgotten} and {@code stowage.index.stale}, tagged with the backend
+   * name.
    */
   public static void bind(Stowage store, MeterRegistry registry) {
     Supplier<StowageMetrics> m = store::metrics;
@@ -135,6 +136,10 @@ public final class MicrometerMetrics implements RequestListener {
         .register(registry);
     FunctionCounter.builder("stowage.idempotency.forgotten", m, x -> x.get().requestIdsForgotten())
         .tag("backend", backend)
+        .register(registry);
+    FunctionCounter.builder("stowage.index.stale", m, x -> x.get().staleIndexHits())
+        .tag("backend", backend)
+        .description("index query hits left out because the item no longer matches")
         .register(registry);
   }
 }

@@ -27,6 +27,11 @@ public abstract class ForwardingDriver implements StorageDriver {
   }
 
   @Override
+  public String location() {
+    return delegate.location();
+  }
+
+  @Override
   public DriverLimits limits() {
     return delegate.limits();
   }

@@ -22,6 +22,21 @@ public interface StorageDriver extends AutoCloseable {
   /** A short name such as {@code memory} or {@code dynamodb}, used in messages and metrics. */
   String name();
 
+  /**
+   * Where this driver's tables live, within its backend: for example the DynamoDB endpoint and
+   * region, the Datastore host, project and database, the Azure Tables service endpoint (which
+   * names the account), or an identity of one in-memory instance. Two drivers with the same {@link
+   * #name()} and location address the same tables; tools such as the migrator record it to tell
+   * stores apart (a checkpoint is only resumed against the stores it was written for, and a table
+   * is never copied onto itself). Computed locally, without a request; free of secrets.
+   *
+   * <p>The default is {@link #name()}, which says that every instance of the driver addresses the
+   * same tables: a driver that can point at different places overrides it. Decorators forward it.
+   */
+  default String location() {
+    return name();
+  }
+
   /** The backend's limits. */
   DriverLimits limits();
 

@@ -72,9 +72,46 @@ class CursorCodecTest {
   }
 
   @Test
+  void maintenanceTokensCarryTheirFindingsInVersionThree() {
+    CursorState verify =
+        new CursorState(
+            "",
+            "t",
+            5,
+            null,
+            Scan.all(),
+            true,
+            null,
+            false,
+            250,
+            7,
+            0,
+            CursorState.VERIFY,
+            null,
+            new CursorState.Findings(5, 3, 1));
+    byte[] written = CursorCodec.write(verify);
+    // version 3 · "" · "t" · expiry 5 · scan · … · counts 250 7 0 · job 4 · findings 5 3 1
+    assertThat(HEX.formatHex(written)).startsWith("03").endsWith("fa0107" + "00" + "04" + "050301");
+    assertThat(CursorCodec.read(written)).isEqualTo(verify);
+    CursorState backfill = verify.forJob(CursorState.BACKFILL).withFindings(null);
+    assertThat(CursorCodec.read(CursorCodec.write(backfill)).findings())
+        .isEqualTo(CursorState.Findings.NONE);
+  }
+
+  @Test
+  void versionTwoMaintenanceTokensAreStillReadWithoutFindings() {
+    CursorState reencrypt =
+        new CursorState("", "t", 5, null, Scan.all(), true, null, false, 9, 4, 0, 3, null);
+    byte[] v3 = CursorCodec.write(reencrypt);
+    String hex = HEX.formatHex(v3);
+    String v2 = "02" + hex.substring(2, hex.length() - 6);
+    assertThat(CursorCodec.read(HEX.parseHex(v2))).isEqualTo(reencrypt);
+  }
+
+  @Test
   void unknownVersionsAreMalformed() {
-    assertThatThrownBy(() -> CursorCodec.read(HEX.parseHex("03" + V2.substring(2))))
+    assertThatThrownBy(() -> CursorCodec.read(HEX.parseHex("04" + V2.substring(2))))
         .isInstanceOf(ValueWire.MalformedException.class)
-        .hasMessageContaining("unknown cursor version 3");
+        .hasMessageContaining("unknown cursor version 4");
   }
 }

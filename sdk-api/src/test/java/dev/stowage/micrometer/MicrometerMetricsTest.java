@@ -71,5 +71,8 @@ class MicrometerMetricsTest {
             .functionCounter();
     assertThat(reads.count()).isEqualTo(1);
     assertThat(registry.get("stowage.throttled").functionCounter().count()).isZero();
+    assertThat(
+            registry.get("stowage.index.stale").tag("backend", "memory").functionCounter().count())
+        .isZero();
   }
 }

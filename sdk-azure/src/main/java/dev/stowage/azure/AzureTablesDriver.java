@@ -112,9 +112,11 @@ public final class AzureTablesDriver implements StorageDriver {
   private final Batches batches;
   private final Tables tables;
   private final BatchReads batchReads;
+  private final String location;
 
   AzureTablesDriver(TableServiceClient service, WriteStep.Hook hook) {
     Objects.requireNonNull(service, "service");
+    this.location = service.getServiceEndpoint().split("\\?", 2)[0]; // never a SAS query
     AtomicInteger threads = new AtomicInteger();
     this.executor =
         Executors.newFixedThreadPool(
@@ -160,6 +162,15 @@ public final class AzureTablesDriver implements StorageDriver {
   @Override
   public String name() {
     return "azure";
+  }
+
+  /**
+   * The Table service endpoint, which names the account: {@code
+   * https://acme.table.core.windows.net} or {@code http://127.0.0.1:10002/devstoreaccount1}.
+   */
+  @Override
+  public String location() {
+    return location;
   }
 
   /**

@@ -7,6 +7,7 @@ import dev.stowage.cli.internal.cmd.MigrateCommand;
 import dev.stowage.cli.internal.cmd.PutCommand;
 import dev.stowage.cli.internal.cmd.QueryCommand;
 import dev.stowage.cli.internal.cmd.ReencryptCommand;
+import dev.stowage.cli.internal.cmd.RepairIndexesCommand;
 import dev.stowage.cli.internal.cmd.ScanCommand;
 import dev.stowage.cli.internal.cmd.SweepCommand;
 import dev.stowage.cli.internal.cmd.TourCommand;
@@ -36,6 +37,7 @@ import picocli.CommandLine.Command;
       MigrateCommand.class,
       SweepCommand.class,
       ReencryptCommand.class,
+      RepairIndexesCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

@@ -51,6 +51,7 @@ class MigrateCommandTest {
             spec.toString(),
             "--keyset",
             keyset.toString(),
+            "--create-table",
             "--file",
             file.toString());
     assertThat(put.code()).as(put.err()).isZero();
@@ -135,6 +136,109 @@ class MigrateCommandTest {
             "--page-size",
             "50");
     assertThat(again.out()).contains("copied 0 item(s) (301 done by an earlier run)");
+  }
+
+  private static Cli.Result migrate(String from, String to, Path checkpoint) {
+    return Cli.run(
+        "migrate",
+        "--from",
+        from,
+        "--to",
+        to,
+        "--pk",
+        "id:S",
+        "--checkpoint",
+        checkpoint.toString(),
+        "--page-size",
+        "10");
+  }
+
+  @Test
+  void checkpointForAnotherSourceOrTargetIsRefusedBeforeAnythingIsWritten() throws Exception {
+    StringBuilder lines = new StringBuilder();
+    for (int i = 0; i < 200; i++) {
+      lines.append(String.format("{\"id\":\"o%03d\"}%n", i));
+    }
+    Path file = dir.resolve("orders.jsonl");
+    Files.writeString(file, lines);
+    String from = "memory://orders?store=old";
+    Cli.Result put =
+        Cli.run(
+            "put", "--store", from, "--pk", "id:S", "--create-table", "--file", file.toString());
+    assertThat(put.code()).as(put.err()).isZero();
+    Path checkpoint = dir.resolve("orders.checkpoint");
+    Cli.Result first = migrate(from, "memory://orders?store=new", checkpoint);
+    assertThat(first.code()).as(first.err() + first.out()).isZero();
+    assertThat(first.out()).contains("copied 200 item(s)");
+    String written = Files.readString(checkpoint);
+
+    // Another store of the same backend, namespace and table: before, its 200 items were skipped.
+    Cli.Result elsewhere = migrate(from, "memory://orders?store=other", checkpoint);
+    assertThat(elsewhere.code()).isEqualTo(2);
+    assertThat(elsewhere.err())
+        .startsWith("stowage: checkpoint " + checkpoint + " belongs to another migration:")
+        .contains("the target location differs")
+        .containsPattern(
+            "It was written for memory instance \\d+ namespace '' table orders -> memory"
+                + " instance \\d+ namespace '' table orders, not for memory instance \\d+"
+                + " namespace '' table orders -> memory instance \\d+ namespace '' table orders;")
+        .contains("start afresh with another checkpoint file (or delete this one)");
+    assertThat(elsewhere.out()).doesNotContain("copied");
+    Cli.Result otherScan =
+        Cli.run("scan", "--store", "memory://orders?store=other", "--pk", "id:S");
+    // the refused run did not even create the other store's table
+    assertThat(otherScan.code()).isEqualTo(1);
+    assertThat(otherScan.err()).contains("table 'orders' does not exist");
+
+    Cli.Result otherNamespace =
+        migrate(from, "memory://orders?store=new&namespace=copy", checkpoint);
+    assertThat(otherNamespace.code()).isEqualTo(2);
+    assertThat(otherNamespace.err()).contains("the target namespace differs");
+    Cli.Result otherTable = migrate(from, "memory://orders2?store=new", checkpoint);
+    assertThat(otherTable.code()).isEqualTo(2);
+    assertThat(otherTable.err())
+        .contains("the target table differs")
+        .contains("namespace '' table orders2;");
+    assertThat(Files.readString(checkpoint)).isEqualTo(written);
+
+    // the right pair still resumes
+    Cli.Result again = migrate(from, "memory://orders?store=new", checkpoint);
+    assertThat(again.code()).as(again.err()).isZero();
+    assertThat(again.out()).contains("copied 0 item(s) (200 done by an earlier run)");
+  }
+
+  @Test
+  void migratingATableOntoItselfIsRefused() {
+    Cli.Result put =
+        Cli.run(
+            "put",
+            "--store",
+            "memory://orders",
+            "--pk",
+            "id:S",
+            "--create-table",
+            "--item",
+            "{\"id\":\"a\"}");
+    assertThat(put.code()).as(put.err()).isZero();
+    Cli.Result self =
+        Cli.run("migrate", "--from", "memory://orders", "--to", "memory://orders", "--pk", "id:S");
+    assertThat(self.code()).isEqualTo(2);
+    assertThat(self.err())
+        .containsPattern(
+            "^stowage: the source and the target are the same table \\(memory instance \\d+"
+                + " namespace '' table orders\\): a table cannot be migrated onto itself")
+        .contains("name another store, namespace or table as the target");
+    assertThat(self.out()).isEmpty();
+    Cli.Result otherNamespace =
+        Cli.run(
+            "migrate",
+            "--from",
+            "memory://orders",
+            "--to",
+            "memory://orders?namespace=copy",
+            "--pk",
+            "id:S");
+    assertThat(otherNamespace.code()).as(otherNamespace.err()).isZero();
   }
 
   @Test

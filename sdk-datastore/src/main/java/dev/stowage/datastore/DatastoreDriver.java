@@ -47,7 +47,9 @@ import java.util.Set;
  * sort key order-preservingly, so a partition is one {@code __key__} range. Every property Stowage
  * types is excluded from indexes except the synthesized index attributes, whose queries need the
  * composite indexes that {@link DatastoreIndexes#yaml} lists; values other applications wrote keep
- * their native type and index flag through Stowage's writes. See {@code docs/datastore.md}.
+ * their native type and index flag through Stowage's writes. An {@linkplain TableLayout#adopted()
+ * adopted} kind is used by its own name, its entities keyed by their own name or numeric id, with
+ * no table record. See {@code docs/datastore.md}.
  *
  * <p>Conditional writes are read-check-write inside a Datastore transaction; contention surfaces as
  * {@link dev.stowage.ConflictException} and is never retried here. All reads are strongly
@@ -121,6 +123,20 @@ public final class DatastoreDriver implements StorageDriver {
     return "datastore";
   }
 
+  /**
+   * The client's host, project and database: {@code https://datastore.googleapis.com project acme}
+   * or {@code localhost:8081 project test database orders}.
+   */
+  @Override
+  public String location() {
+    DatastoreOptions o = datastore.getOptions();
+    String db = o.getDatabaseId();
+    return o.getHost()
+        + " project "
+        + o.getProjectId()
+        + (db == null || db.isEmpty() ? "" : " database " + db);
+  }
+
   @Override
   public DriverLimits limits() {
     return LIMITS;
@@ -151,12 +167,12 @@ public final class DatastoreDriver implements StorageDriver {
 
   @Override
   public Optional<StoredItem> get(TableLayout table, Key key, boolean consistentRead) {
-    catalog.require(table.ref());
+    catalog.require(table);
     try {
-      Entity e = datastore.get(entities.key(table.ref(), key));
-      return Optional.ofNullable(e).map(entities::fromEntity);
+      Entity e = datastore.get(entities.key(table, key));
+      return Optional.ofNullable(e).map(x -> entities.fromEntity(table, x));
     } catch (DatastoreException e) {
-      throw Errors.translate("reading " + table.ref() + " " + key, e);
+      throw Errors.translate("reading " + Entities.describe(table) + " " + key, e);
     }
   }
 
@@ -166,53 +182,54 @@ public final class DatastoreDriver implements StorageDriver {
    */
   @Override
   public BatchGetResult batchGet(TableLayout table, List<Key> keys, boolean consistentRead) {
-    catalog.require(table.ref());
+    catalog.require(table);
     List<com.google.cloud.datastore.Key> dsKeys = new ArrayList<>(keys.size());
-    keys.forEach(k -> dsKeys.add(entities.key(table.ref(), k)));
+    keys.forEach(k -> dsKeys.add(entities.key(table, k)));
     try {
       List<StoredItem> found = new ArrayList<>();
       Iterator<Entity> it = datastore.get(dsKeys);
-      it.forEachRemaining(e -> found.add(entities.fromEntity(e)));
+      it.forEachRemaining(e -> found.add(entities.fromEntity(table, e)));
       return new BatchGetResult(found, List.of());
     } catch (DatastoreException e) {
-      throw Errors.translate("batch read of " + keys.size() + " keys from " + table.ref(), e);
+      throw Errors.translate(
+          "batch read of " + keys.size() + " keys from " + Entities.describe(table), e);
     }
   }
 
   @Override
   public WriteResult put(TableLayout table, Item item, Expectation expect, boolean returnPrevious) {
-    catalog.require(table.ref());
+    catalog.require(table);
     return writes.put(table, item, expect, returnPrevious);
   }
 
   @Override
   public WriteResult delete(
       TableLayout table, Key key, Expectation expect, boolean returnPrevious) {
-    catalog.require(table.ref());
+    catalog.require(table);
     return writes.delete(table, key, expect, returnPrevious);
   }
 
   @Override
   public BatchWriteResult batchWrite(TableLayout table, List<WriteOp> writeOps) {
-    catalog.require(table.ref());
+    catalog.require(table);
     return writes.batch(table, writeOps);
   }
 
   @Override
   public QueryResult query(TableLayout table, DriverQuery query) {
-    catalog.require(table.ref());
+    catalog.require(table);
     return queries.query(table, query);
   }
 
   @Override
   public QueryResult scan(TableLayout table, DriverScan scan) {
-    catalog.require(table.ref());
+    catalog.require(table);
     return queries.scan(table, scan);
   }
 
   @Override
   public void transactWrite(List<TableLayout> layouts, List<TxOp> ops) {
-    layouts.forEach(l -> catalog.require(l.ref()));
+    layouts.forEach(catalog::require);
     writes.transact(layouts, ops);
   }
 

@@ -1,5 +1,6 @@
 package dev.stowage.datastore;
 
+import dev.stowage.datastore.internal.Entities;
 import dev.stowage.datastore.internal.Queries;
 import dev.stowage.spi.IndexLayout;
 import dev.stowage.spi.TableLayout;
@@ -18,8 +19,9 @@ import java.util.Set;
  * runs, so no query fails in production with "no matching index found". Deploy it with {@code
  * gcloud datastore indexes create index.yaml} before the tables are used.
  *
- * <p>Per table (kind): a descending {@code __key__} index for descending partition queries; per
- * secondary index: {@code (stowage:ix:<name>:p, stowage:ix:<name>:s, __key__)} ascending and {@code
+ * <p>Per table (kind; an adopted table's own kind): a descending {@code __key__} index for
+ * descending partition queries (not for adopted kinds, whose partitions are lookups); per secondary
+ * index: {@code (stowage:ix:<name>:p, stowage:ix:<name>:s, __key__)} ascending and {@code
  * (stowage:ix:<name>:p, stowage:ix:<name>:s desc, __key__ desc)} for index queries in both
  * directions, which also serve resuming inside a run of equal sort values. Composite indexes are
  * per kind, not per namespace, so tables of the same name in different namespaces share them.
@@ -36,10 +38,13 @@ public final class DatastoreIndexes {
   public static String yaml(List<TableLayout> tables) {
     Set<String> entries = new LinkedHashSet<>();
     List<TableLayout> sorted = new ArrayList<>(tables);
-    sorted.sort((a, b) -> a.ref().table().compareTo(b.ref().table()));
+    sorted.sort((a, b) -> Entities.kind(a).compareTo(Entities.kind(b)));
     for (TableLayout t : sorted) {
-      String kind = t.ref().table();
-      entries.add(entry(kind, Queries.KEY + " desc"));
+      String kind = Entities.kind(t);
+      if (!t.adopted()) {
+        // An adopted kind's partition is one entity, read by a lookup: no descending key query.
+        entries.add(entry(kind, Queries.KEY + " desc"));
+      }
       List<IndexLayout> indexes = new ArrayList<>(t.indexes());
       indexes.sort((a, b) -> a.name().compareTo(b.name()));
       for (IndexLayout i : indexes) {

@@ -53,7 +53,12 @@ abstract class IndexQueryContract {
         new TableLayout(
             new TableRef(namespace, "users"),
             KeySchema.of("pk", AttributeType.BINARY),
-            List.of(BY_GROUP)));
+            List.of(BY_GROUP)),
+        new TableLayout(
+            new TableRef(namespace, "adopted"),
+            KeySchema.of("pk", AttributeType.STRING),
+            List.of(BY_GROUP),
+            "AdoptedOrders"));
   }
 
   abstract DatastoreDriver driver();
@@ -205,6 +210,76 @@ abstract class IndexQueryContract {
                 new DriverQuery(BY_OTHER.name(), bin(1), KeyRange.ALL, true, 5, null, true));
     assertThat(r.items()).isEmpty();
     assertThat(r.more()).isFalse();
+  }
+
+  @Test
+  void adoptedKindIndexQueriesScansAndPartitions() {
+    TableLayout adopted = layouts("").get(2);
+    List<Item> written = new ArrayList<>();
+    List<WriteOp> writes = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      Map<String, AttributeValue> m = new LinkedHashMap<>();
+      m.put("pk", AttributeValue.of(String.format("k%02d", i)));
+      m.put(BY_GROUP.partitionAttribute(), bin(i % 2));
+      m.put(BY_GROUP.sortAttribute(), bin(0xF0 + i % 3)); // ties, ordered by key name
+      Item it = StoredItems.of(m);
+      written.add(it);
+      writes.add(new WriteOp.Put(adopted.keySchema().keyOf(it), it));
+    }
+    driver().batchWrite(adopted, writes);
+    for (boolean desc : new boolean[] {false, true}) {
+      List<Item> want = new ArrayList<>();
+      for (Item it : written) {
+        if (it.get(BY_GROUP.partitionAttribute()).equals(bin(1))) {
+          want.add(it);
+        }
+      }
+      want.sort(
+          Comparator.<Item, Bytes>comparing(it -> it.getBinary(BY_GROUP.sortAttribute()))
+              .thenComparing(it -> adopted.keySchema().keyOf(it)));
+      if (desc) {
+        Collections.reverse(want);
+      }
+      List<Item> got = new ArrayList<>();
+      Position after = null;
+      while (true) {
+        QueryResult r =
+            driver()
+                .query(
+                    adopted,
+                    new DriverQuery(BY_GROUP.name(), bin(1), KeyRange.ALL, desc, 4, after, true));
+        r.items().forEach(s -> got.add(s.item()));
+        if (!r.more()) {
+          break;
+        }
+        Item last = r.items().get(r.items().size() - 1).item();
+        after =
+            new Position(
+                adopted.keySchema().keyOf(last), (KeyValue) last.get(BY_GROUP.sortAttribute()));
+      }
+      assertThat(got).containsExactlyElementsOf(want);
+      // A partition of an adopted kind is its one entity, in either direction.
+      assertThat(
+              driver()
+                  .query(
+                      adopted,
+                      new DriverQuery(
+                          null, AttributeValue.of("k05"), KeyRange.ALL, desc, 5, null, true))
+                  .items())
+          .extracting(StoredItem::item)
+          .containsExactly(written.get(5));
+    }
+    List<Item> scanned = new ArrayList<>();
+    Key after = null;
+    while (true) {
+      QueryResult r = driver().scan(adopted, new dev.stowage.spi.DriverScan(7, after, true));
+      r.items().forEach(s -> scanned.add(s.item()));
+      if (!r.more()) {
+        break;
+      }
+      after = adopted.keySchema().keyOf(r.items().get(r.items().size() - 1).item());
+    }
+    assertThat(scanned).containsExactlyElementsOf(written);
   }
 
   @Test

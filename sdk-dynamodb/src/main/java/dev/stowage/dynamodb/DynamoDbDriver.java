@@ -169,6 +169,22 @@ public final class DynamoDbDriver implements StorageDriver {
     return "dynamodb";
   }
 
+  /**
+   * The client's region, after its endpoint override if it has one: {@code region eu-west-1} or
+   * {@code http://localhost:8000 region us-east-1}. The AWS account is not part of it (the client
+   * cannot tell it without a request).
+   */
+  @Override
+  public String location() {
+    try {
+      var config = client.serviceClientConfiguration();
+      String region = "region " + config.region();
+      return config.endpointOverride().map(e -> e + " " + region).orElse(region);
+    } catch (UnsupportedOperationException e) {
+      return name(); // a client that does not describe its configuration
+    }
+  }
+
   @Override
   public DriverLimits limits() {
     return LIMITS;

@@ -56,6 +56,13 @@ import java.util.function.Consumer;
  * to keep a live table in step). {@link #verify()} compares counts and per-item digests of both
  * sides.
  *
+ * <p>Each side is identified by its driver's {@link StorageDriver#name() name} and {@link
+ * StorageDriver#location() location} (or the location given to {@link Builder#sourceLocation} and
+ * {@link Builder#targetLocation}), its namespace and its table. The checkpoint records both sides
+ * and is only resumed against the same two: a checkpoint written for another source or target is
+ * refused before anything is read or written. A migration whose source and target are the same
+ * table is refused when it is built.
+ *
  * <p>Retryable errors of either side are retried with the {@link RetryPolicy}; other errors stop
  * the run (after in-flight pages finish) and propagate. Items too large for the target's limits are
  * not written and are listed in the {@link Report}. A migrator is used by one thread at a time.
@@ -68,6 +75,8 @@ public final class Migrator {
   private final StorageDriver targetDriver;
   private final BlobStore targetBlobs;
   private final TableLayout targetLayout;
+  private final Checkpoint.Side sourceSide;
+  private final Checkpoint.Side targetSide;
   private final TableSpec spec;
   private final int parallelism;
   private final int pageSize;
@@ -95,11 +104,25 @@ public final class Migrator {
     List<IndexLayout> indexes = spec.indexes().stream().map(IndexLayout::of).toList();
     this.sourceLayout = new TableLayout(from, spec.keySchema(), indexes);
     this.targetLayout = new TableLayout(to, spec.keySchema(), indexes);
+    this.sourceSide = side(sourceDriver, b.sourceLocation, from);
+    this.targetSide = side(targetDriver, b.targetLocation, to);
+    if (sourceSide.equals(targetSide) || (sourceDriver == targetDriver && from.equals(to))) {
+      throw new IllegalArgumentException(
+          "the source and the target are the same table ("
+              + sourceSide.describe()
+              + "): a table cannot be migrated onto itself; name another store, namespace or"
+              + " table as the target");
+    }
     this.parallelism = b.parallelism;
     this.pageSize = b.pageSize;
     this.checkpointFile = b.checkpoint;
     this.onProgress = b.onProgress;
     this.retry = b.retryPolicy;
+  }
+
+  private static Checkpoint.Side side(StorageDriver driver, String location, TableRef table) {
+    String where = location != null ? location : driver.location();
+    return new Checkpoint.Side(driver.name(), where == null ? driver.name() : where, table);
   }
 
   /** Starts configuring a migration of the table {@code spec} describes. */
@@ -122,28 +145,29 @@ public final class Migrator {
    * and overflow blob not yet recorded in the checkpoint.
    *
    * @return what was copied in this run
+   * @throws IllegalArgumentException if the checkpoint file was written for another source or
+   *     target (nothing is read or written then), in an older format, or is not a checkpoint
    * @throws dev.stowage.StowageException (or an unchecked I/O exception of the checkpoint) if the
    *     run stops; completed work is in the checkpoint
    */
   public Report run() {
     long start = System.nanoTime();
-    retry.run(() -> sourceDriver.openTable(sourceLayout));
-    retry.run(() -> targetDriver.ensureTable(targetLayout));
     Counters c = new Counters();
     List<Misfit> misfits = java.util.Collections.synchronizedList(new ArrayList<>());
     AtomicReference<RuntimeException> failure = new AtomicReference<>();
     ExecutorService pool = Executors.newFixedThreadPool(parallelism, daemonThreads());
     Semaphore inFlight = new Semaphore(parallelism * 2);
+    // The checkpoint is opened (and checked against both sides) before anything else.
     try (Checkpoint cp =
-        checkpointFile == null ? null : Checkpoint.open(checkpointFile, header())) {
+        checkpointFile == null ? null : Checkpoint.open(checkpointFile, sourceSide, targetSide)) {
+      retry.run(() -> sourceDriver.openTable(sourceLayout));
+      retry.run(() -> targetDriver.ensureTable(targetLayout));
       String pageStart = cp == null ? KeyText.START : cp.resumeFrom();
       c.skipped.add(cp == null ? 0 : cp.itemsBeforeResume());
       LOG.info(
-          "migrating {}:{} to {}:{}{}",
-          sourceDriver.name(),
-          sourceLayout.ref(),
-          targetDriver.name(),
-          targetLayout.ref(),
+          "migrating {} to {}{}",
+          sourceSide.describe(),
+          targetSide.describe(),
           c.skipped.sum() == 0 ? "" : ", resuming after " + c.skipped.sum() + " items");
       while (failure.get() == null) {
         Key exclusive = pageStart.equals(KeyText.START) ? null : KeyText.decode(pageStart);
@@ -383,16 +407,6 @@ public final class Migrator {
         .run(pageSize);
   }
 
-  private String header() {
-    return sourceDriver.name()
-        + ":"
-        + sourceLayout.ref()
-        + "\t"
-        + targetDriver.name()
-        + ":"
-        + targetLayout.ref();
-  }
-
   private void report(Counters c, long start) {
     if (onProgress != null || LOG.isDebugEnabled()) {
       Progress p = progress(c, start, false);
@@ -496,9 +510,11 @@ public final class Migrator {
     private StorageDriver sourceDriver;
     private BlobStore sourceBlobs;
     private String sourceNamespace = "";
+    private String sourceLocation;
     private StorageDriver targetDriver;
     private BlobStore targetBlobs;
     private String targetNamespace = "";
+    private String targetLocation;
     private String targetTable;
     private int parallelism = 4;
     private int pageSize = 500;
@@ -527,6 +543,33 @@ public final class Migrator {
       this.targetBlobs = blobs;
       this.targetNamespace = Objects.requireNonNull(namespace, "namespace");
       return this;
+    }
+
+    /**
+     * Where the source store is, in place of its driver's {@link StorageDriver#location()}: for a
+     * driver that cannot tell (the default location is the driver's name) or stores it cannot tell
+     * apart, such as two AWS accounts in one region (the DynamoDB driver's location is its endpoint
+     * and region). Recorded in the checkpoint and compared with the target's; default: the
+     * driver's.
+     */
+    public Builder sourceLocation(String location) {
+      this.sourceLocation = requireLocation(location);
+      return this;
+    }
+
+    /**
+     * Where the target store is, in place of its driver's location; see {@link #sourceLocation}.
+     */
+    public Builder targetLocation(String location) {
+      this.targetLocation = requireLocation(location);
+      return this;
+    }
+
+    private static String requireLocation(String location) {
+      if (location == null || location.isBlank()) {
+        throw new IllegalArgumentException("a location must not be empty");
+      }
+      return location;
     }
 
     /** Copies into a table of another name (not allowed for tables with encrypted attributes). */
@@ -558,7 +601,12 @@ public final class Migrator {
       return this;
     }
 
-    /** The checkpoint file (created if missing, resumed from if present); default none. */
+    /**
+     * The checkpoint file (created if missing, resumed from if present); default none. The file
+     * records the source and target (backend, location, namespace and table); {@link #run()}
+     * refuses a file written for another source or target, or by a version of Stowage before the
+     * file recorded locations, before it reads or writes anything.
+     */
     public Builder checkpoint(Path file) {
       this.checkpoint = file;
       return this;
@@ -579,7 +627,9 @@ public final class Migrator {
     /**
      * The migrator.
      *
-     * @throws IllegalArgumentException if a side is missing or the copy cannot be faithful
+     * @throws IllegalArgumentException if a side is missing, the copy cannot be faithful, or the
+     *     source and target are the same table (same backend, location, namespace and table, or the
+     *     same driver, namespace and table)
      */
     public Migrator build() {
       return new Migrator(this);

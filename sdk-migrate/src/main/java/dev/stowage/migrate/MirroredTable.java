@@ -289,6 +289,12 @@ public final class MirroredTable implements Table {
     return bothSides(options, (t, o) -> t.backfillIndexes(o));
   }
 
+  /** Verifies the old table's indexes, then the new one's; progress reports count both. */
+  @Override
+  public MaintenanceJob verifyIndexes(MaintenanceJob.Options options) {
+    return bothSides(options, (t, o) -> t.verifyIndexes(o));
+  }
+
   /** Re-encrypts the old table, then the new one; progress reports count both. */
   @Override
   public MaintenanceJob reencrypt(MaintenanceJob.Options options) {
@@ -329,6 +335,9 @@ public final class MirroredTable implements Table {
     return new MaintenanceJob.Progress(
         a.scanned() + b.scanned(),
         a.rewritten() + b.rewritten(),
+        a.stale() + b.stale(),
+        a.missing() + b.missing(),
+        a.skipped() + b.skipped(),
         a.elapsed().plus(b.elapsed()),
         done && b.done(),
         b.resumeToken());

@@ -188,7 +188,7 @@ class MigratorTest {
                     .build()
                     .run())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("belongs to another migration");
+        .hasMessageContaining("belongs to another migration: the target namespace differs");
   }
 
   @Test

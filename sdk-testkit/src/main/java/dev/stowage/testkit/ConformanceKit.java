@@ -162,6 +162,15 @@ public abstract class ConformanceKit {
     }
   }
 
+  /** Tables other tools write too: stale and missing index values, found and repaired. */
+  @Nested
+  class ForeignWriters extends ForeignWriteContracts {
+    @Override
+    ConformanceKit kit() {
+      return ConformanceKit.this;
+    }
+  }
+
   /** Delete-by-index jobs. */
   @Nested
   class DeleteByIndex extends DeleteJobContracts {

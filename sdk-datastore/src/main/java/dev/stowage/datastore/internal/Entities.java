@@ -12,7 +12,6 @@ import dev.stowage.spi.IndexLayout;
 import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.StoredItems;
 import dev.stowage.spi.TableLayout;
-import dev.stowage.spi.TableRef;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.HashSet;
@@ -22,10 +21,11 @@ import java.util.Set;
 
 /**
  * Maps Stowage items to Datastore entities and back: a table is a kind, a namespace the native
- * namespace, the key name comes from {@link KeyNames}. Every property Stowage types is excluded
- * from indexes except the synthesized index attributes; a property replacing one stored before
- * keeps its native type and index flag where {@link Values} can; the version token lives in the
- * property {@value #TOKEN}. Thread-safe.
+ * namespace, the key name comes from {@link KeyNames} (or, for an adopted kind, the key is the
+ * entity's own name or id, see {@link AdoptedKeys}, and the key attribute is no property). Every
+ * property Stowage types is excluded from indexes except the synthesized index attributes; a
+ * property replacing one stored before keeps its native type and index flag where {@link Values}
+ * can; the version token lives in the property {@value #TOKEN}. Thread-safe.
  */
 public final class Entities {
   /** The property holding the version token; stripped from items on read. */
@@ -44,18 +44,37 @@ public final class Entities {
     this.values = new Values(projectId);
   }
 
-  /** The Datastore key of an item key. */
-  public Key key(TableRef table, dev.stowage.item.Key key) {
-    return keyFactory(table).newKey(KeyNames.name(key));
+  /**
+   * The Datastore key of an item key: Stowage's encoded key name ({@link KeyNames}), or for an
+   * adopted kind the native name or id ({@link AdoptedKeys}).
+   *
+   * @throws dev.stowage.InvalidRequestException if the key cannot be a key of this table
+   */
+  public Key key(TableLayout table, dev.stowage.item.Key key) {
+    return table.adopted()
+        ? AdoptedKeys.key(keyFactory(table), table, key)
+        : keyFactory(table).newKey(KeyNames.name(key));
   }
 
-  /** The Datastore key with a precomputed name. */
-  public Key keyOfName(TableRef table, String name) {
+  /** The Datastore key with a precomputed name, in a table Stowage lays out itself. */
+  public Key keyOfName(TableLayout table, String name) {
     return keyFactory(table).newKey(name);
   }
 
-  private KeyFactory keyFactory(TableRef table) {
-    return new KeyFactory(projectId, table.namespace(), databaseId).setKind(table.table());
+  /** The kind of a table: an adopted kind's own name, else the table's logical name. */
+  public static String kind(TableLayout table) {
+    return table.adopted() ? table.adoptedName() : table.ref().table();
+  }
+
+  /** The table for messages: its name, and the kind it adopted if any. */
+  public static String describe(TableLayout table) {
+    return table.adopted()
+        ? table.ref() + " (adopted kind '" + table.adoptedName() + "')"
+        : table.ref().toString();
+  }
+
+  private KeyFactory keyFactory(TableLayout table) {
+    return new KeyFactory(projectId, table.ref().namespace(), databaseId).setKind(kind(table));
   }
 
   /** A fresh random token. */
@@ -78,14 +97,20 @@ public final class Entities {
    */
   public Entity toEntity(TableLayout layout, Item item, String token, Entity previous) {
     dev.stowage.item.Key itemKey = layout.keySchema().keyOf(item);
-    Entity.Builder b = Entity.newBuilder(key(layout.ref(), itemKey));
+    Entity.Builder b = Entity.newBuilder(key(layout, itemKey));
     Set<String> indexed = indexedNames(layout);
+    // An adopted kind's key attribute lives in the key's name or id, not in a property: it is
+    // written as a property only where the other application keeps it as one too (below).
+    String keyAttribute = layout.adopted() ? layout.keySchema().partitionName() : null;
     for (Map.Entry<String, AttributeValue> e : item.attributes().entrySet()) {
       String name = e.getKey();
       AttributeValue v = e.getValue();
       // Datastore refuses names matching __.*__, which are valid attribute names: they are stored
       // escaped, as map keys are (Values.propertyName); every other name is its own property.
       String property = Values.propertyName(name);
+      if (name.equals(keyAttribute) && (previous == null || !previous.contains(property))) {
+        continue;
+      }
       if (indexed.contains(name) && v instanceof AttributeValue.BinaryValue bin) {
         b.set(property, Values.indexedBlob(bin.value()));
       } else if (previous != null
@@ -100,17 +125,50 @@ public final class Entities {
     return b.build();
   }
 
-  /** The stored item of an entity. */
-  public StoredItem fromEntity(Entity entity) {
+  /**
+   * The stored item of an entity of {@code table}. An entity without a token (written by another
+   * application) reads with the token {@code ""}, which an expectation of that token matches for as
+   * long as no Stowage write gives the entity a real one.
+   *
+   * @throws dev.stowage.InvalidRequestException for an entity of an adopted kind that Stowage
+   *     cannot address (see {@link AdoptedKeys#keyValue}), or whose property named like the key
+   *     attribute holds a different value than its key
+   */
+  public StoredItem fromEntity(TableLayout table, Entity entity) {
     Map<String, AttributeValue> attrs = new LinkedHashMap<>();
+    String keyAttribute = null;
+    AttributeValue keyValue = null;
+    if (table.adopted()) {
+      keyAttribute = table.keySchema().partitionName();
+      keyValue = AdoptedKeys.keyValue(table, entity.getKey());
+      attrs.put(keyAttribute, keyValue);
+    }
     String token = "";
     for (String name : entity.getNames()) {
       Value<?> v = entity.getValue(name);
       if (name.equals(TOKEN)) {
         token = (String) v.get();
-      } else {
-        attrs.put(Values.mapKey(name), values.fromDatastore(v));
+        continue;
       }
+      String attribute = Values.mapKey(name);
+      AttributeValue value = values.fromDatastore(v);
+      if (attribute.equals(keyAttribute)) {
+        if (!value.equals(keyValue)) {
+          throw new dev.stowage.InvalidRequestException(
+              "entity "
+                  + AdoptedKeys.describe(entity.getKey())
+                  + " of table "
+                  + table.ref()
+                  + " has a property '"
+                  + name
+                  + "' that differs from its key; the table's key attribute '"
+                  + keyAttribute
+                  + "' reads from the key, so give it a name the kind's entities do not use as a"
+                  + " property");
+        }
+        continue;
+      }
+      attrs.put(attribute, value);
     }
     return new StoredItem(StoredItems.of(attrs), token);
   }

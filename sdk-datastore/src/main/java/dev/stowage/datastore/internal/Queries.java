@@ -51,7 +51,31 @@ public final class Queries {
 
   /** Runs a driver query. */
   public QueryResult query(TableLayout table, DriverQuery q) {
-    return q.index() == null ? primary(table, q) : index(table, q);
+    if (q.index() != null) {
+      return index(table, q);
+    }
+    return table.adopted() ? adoptedPartition(table, q) : primary(table, q);
+  }
+
+  /**
+   * A partition of an adopted kind is the one entity whose name or id is the partition value (the
+   * kind has no sort key), so it is a lookup, not a query.
+   */
+  private QueryResult adoptedPartition(TableLayout table, DriverQuery q) {
+    if (q.range().lower() != null || q.range().upper() != null) {
+      throw new InvalidRequestException(
+          "table " + table.ref() + " is an adopted kind without a sort key; it has no sort range");
+    }
+    if (q.exclusiveStart() != null) {
+      return new QueryResult(List.of(), false); // the partition's one item was returned already
+    }
+    Key key = entities.key(table, dev.stowage.item.Key.of(q.partition()));
+    try {
+      Entity e = datastore.get(key);
+      return new QueryResult(e == null ? List.of() : List.of(entities.fromEntity(table, e)), false);
+    } catch (DatastoreException e) {
+      throw Errors.translate("querying " + Entities.describe(table), e);
+    }
   }
 
   private QueryResult primary(TableLayout table, DriverQuery q) {
@@ -61,27 +85,29 @@ public final class Queries {
     KeyRange r = q.range();
     filters.add(
         r.lower() == null
-            ? PropertyFilter.ge(KEY, entities.keyOfName(ref, KeyNames.partitionStart(p)))
+            ? PropertyFilter.ge(KEY, entities.keyOfName(table, KeyNames.partitionStart(p)))
             : bound(
-                r.lowerInclusive(), true, entities.keyOfName(ref, KeyNames.bound(p, r.lower()))));
+                r.lowerInclusive(), true, entities.keyOfName(table, KeyNames.bound(p, r.lower()))));
     filters.add(
         r.upper() == null
-            ? PropertyFilter.lt(KEY, entities.keyOfName(ref, KeyNames.partitionEnd(p)))
+            ? PropertyFilter.lt(KEY, entities.keyOfName(table, KeyNames.partitionEnd(p)))
             : bound(
-                r.upperInclusive(), false, entities.keyOfName(ref, KeyNames.bound(p, r.upper()))));
+                r.upperInclusive(),
+                false,
+                entities.keyOfName(table, KeyNames.bound(p, r.upper()))));
     if (q.exclusiveStart() != null) {
-      Key start = entities.key(ref, q.exclusiveStart().key());
+      Key start = entities.key(table, q.exclusiveStart().key());
       filters.add(q.descending() ? PropertyFilter.lt(KEY, start) : PropertyFilter.gt(KEY, start));
     }
     EntityQuery query =
         Query.newEntityQueryBuilder()
             .setNamespace(ref.namespace())
-            .setKind(ref.table())
+            .setKind(Entities.kind(table))
             .setFilter(and(filters))
             .setOrderBy(q.descending() ? OrderBy.desc(KEY) : OrderBy.asc(KEY))
             .setLimit(q.limit())
             .build();
-    List<StoredItem> items = run(query, "querying " + ref);
+    List<StoredItem> items = run(table, query, "querying " + ref);
     return new QueryResult(items, items.size() == q.limit());
   }
 
@@ -118,7 +144,7 @@ public final class Queries {
       Blob at = blob(sortAt);
       if (r.contains(sortAt)) {
         // Finish the entries sharing the position's sort value, beyond its key.
-        Key start = entities.key(table.ref(), q.exclusiveStart().key());
+        Key start = entities.key(table, q.exclusiveStart().key());
         List<Filter> sameSort = new ArrayList<>();
         sameSort.add(PropertyFilter.eq(ix.partitionAttribute(), partition));
         sameSort.add(PropertyFilter.eq(s, at));
@@ -126,7 +152,8 @@ public final class Queries {
             q.descending() ? PropertyFilter.lt(KEY, start) : PropertyFilter.gt(KEY, start));
         out.addAll(
             run(
-                indexQuery(table.ref(), sameSort, null, q.descending(), q.limit()),
+                table,
+                indexQuery(table, sameSort, null, q.descending(), q.limit()),
                 "querying index " + ix.name()));
       }
       rangeFilters.add(q.descending() ? PropertyFilter.lt(s, at) : PropertyFilter.gt(s, at));
@@ -137,18 +164,19 @@ public final class Queries {
       filters.addAll(rangeFilters);
       out.addAll(
           run(
-              indexQuery(table.ref(), filters, s, q.descending(), q.limit() - out.size()),
+              table,
+              indexQuery(table, filters, s, q.descending(), q.limit() - out.size()),
               "querying index " + ix.name()));
     }
     return new QueryResult(out, out.size() == q.limit());
   }
 
   private static EntityQuery indexQuery(
-      TableRef ref, List<Filter> filters, String sortProperty, boolean desc, int limit) {
+      TableLayout table, List<Filter> filters, String sortProperty, boolean desc, int limit) {
     EntityQuery.Builder b =
         Query.newEntityQueryBuilder()
-            .setNamespace(ref.namespace())
-            .setKind(ref.table())
+            .setNamespace(table.ref().namespace())
+            .setKind(Entities.kind(table))
             .setFilter(and(filters))
             .setLimit(limit);
     if (sortProperty != null) {
@@ -158,28 +186,31 @@ public final class Queries {
     return b.build();
   }
 
-  /** Scans a kind in key order. */
+  /**
+   * Scans a kind in key order: Stowage's key order for its own tables (see {@link KeyNames}) and
+   * for adopted kinds, whose root keys are all names (by UTF-8 bytes) or all ids (numerically).
+   */
   public QueryResult scan(TableLayout table, DriverScan scan) {
     TableRef ref = table.ref();
     EntityQuery.Builder b =
         Query.newEntityQueryBuilder()
             .setNamespace(ref.namespace())
-            .setKind(ref.table())
+            .setKind(Entities.kind(table))
             .setOrderBy(OrderBy.asc(KEY))
             .setLimit(scan.limit());
     if (scan.exclusiveStart() != null) {
-      b.setFilter(PropertyFilter.gt(KEY, entities.key(ref, scan.exclusiveStart())));
+      b.setFilter(PropertyFilter.gt(KEY, entities.key(table, scan.exclusiveStart())));
     }
-    List<StoredItem> items = run(b.build(), "scanning " + ref);
+    List<StoredItem> items = run(table, b.build(), "scanning " + Entities.describe(table));
     return new QueryResult(items, items.size() == scan.limit());
   }
 
-  private List<StoredItem> run(EntityQuery query, String what) {
+  private List<StoredItem> run(TableLayout table, EntityQuery query, String what) {
     try {
       QueryResults<Entity> results = datastore.run(query);
       List<StoredItem> items = new ArrayList<>();
       while (results.hasNext()) {
-        items.add(entities.fromEntity(results.next()));
+        items.add(entities.fromEntity(table, results.next()));
       }
       return items;
     } catch (DatastoreException e) {

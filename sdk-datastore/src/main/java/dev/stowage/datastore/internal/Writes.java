@@ -43,8 +43,8 @@ public final class Writes {
   /** Stores an item if the expectation holds. */
   public WriteResult put(TableLayout table, Item item, Expectation expect, boolean returnPrevious) {
     String token = Entities.newToken();
-    Key key = entities.key(table.ref(), table.keySchema().keyOf(item));
-    String what = "writing " + table.ref() + " " + table.keySchema().keyOf(item);
+    Key key = entities.key(table, table.keySchema().keyOf(item));
+    String what = "writing " + Entities.describe(table) + " " + table.keySchema().keyOf(item);
     if (expect instanceof Expectation.Any && !returnPrevious) {
       try {
         // The stored entity is only the template of native value types (see Values), so it is
@@ -64,7 +64,7 @@ public final class Writes {
             check(expect, previous, what);
             tx.put(entities.toEntity(table, item, token, previous));
             tx.commit();
-            return new WriteResult(previous(previous, returnPrevious), token);
+            return new WriteResult(previous(table, previous, returnPrevious), token);
           } catch (DatastoreException e) {
             throw Errors.translate(what, e);
           } finally {
@@ -76,8 +76,8 @@ public final class Writes {
   /** Deletes an item if the expectation holds. */
   public WriteResult delete(
       TableLayout table, dev.stowage.item.Key key, Expectation expect, boolean returnPrevious) {
-    Key dsKey = entities.key(table.ref(), key);
-    String what = "deleting " + table.ref() + " " + key;
+    Key dsKey = entities.key(table, key);
+    String what = "deleting " + Entities.describe(table) + " " + key;
     if (expect instanceof Expectation.Any && !returnPrevious) {
       try {
         datastore.delete(dsKey);
@@ -97,7 +97,7 @@ public final class Writes {
               tx.delete(dsKey);
             }
             tx.commit();
-            return new WriteResult(previous(previous, returnPrevious), null);
+            return new WriteResult(previous(table, previous, returnPrevious), null);
           } catch (DatastoreException e) {
             throw Errors.translate(what, e);
           } finally {
@@ -112,7 +112,7 @@ public final class Writes {
       List<Key> putKeys = new ArrayList<>();
       for (WriteOp w : writes) {
         if (w instanceof WriteOp.Put) {
-          putKeys.add(entities.key(table.ref(), w.key()));
+          putKeys.add(entities.key(table, w.key()));
         }
       }
       // The replaced entities are the templates of native value types (see Values).
@@ -124,7 +124,7 @@ public final class Writes {
       }
       Batch batch = datastore.newBatch();
       for (WriteOp w : writes) {
-        Key key = entities.key(table.ref(), w.key());
+        Key key = entities.key(table, w.key());
         if (w instanceof WriteOp.Put p) {
           batch.put(entities.toEntity(table, p.item(), Entities.newToken(), previous.get(key)));
         } else {
@@ -134,7 +134,7 @@ public final class Writes {
       batch.submit();
       return BatchWriteResult.DONE;
     } catch (DatastoreException e) {
-      throw Errors.translate("batch write to " + table.ref(), e);
+      throw Errors.translate("batch write to " + Entities.describe(table), e);
     }
   }
 
@@ -147,7 +147,7 @@ public final class Writes {
       if (!byRef.containsKey(op.table())) {
         throw new InvalidRequestException("no layout given for table " + op.table());
       }
-      keys.add(entities.key(op.table(), op.key()));
+      keys.add(entities.key(byRef.get(op.table()), op.key()));
     }
     locks.withLocks(keys, () -> transactLocked(byRef, keys, ops));
   }
@@ -180,9 +180,9 @@ public final class Writes {
     }
   }
 
-  private Optional<StoredItem> previous(Entity previous, boolean wanted) {
+  private Optional<StoredItem> previous(TableLayout table, Entity previous, boolean wanted) {
     return wanted && previous != null
-        ? Optional.of(entities.fromEntity(previous))
+        ? Optional.of(entities.fromEntity(table, previous))
         : Optional.empty();
   }
 

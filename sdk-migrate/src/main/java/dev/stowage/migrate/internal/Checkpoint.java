@@ -1,5 +1,6 @@
 package dev.stowage.migrate.internal;
 
+import dev.stowage.spi.TableRef;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -7,17 +8,22 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
  * The append-only checkpoint of a migration. Lines (tab-separated):
  *
  * <ul>
- *   <li>{@code stowage-migrate 1 <source> <target>} — the header, checked on resume;
+ *   <li>{@code stowage-migrate 2 <source> <target>} — the header, where each side is {@code
+ *       <backend> <location> <namespace> <table>} (the driver's name and {@link
+ *       dev.stowage.spi.StorageDriver#location() location}, with {@code \}, tab, CR and LF escaped
+ *       as {@code \\}, {@code \t}, {@code \r} and {@code \n}); checked on resume;
  *   <li>{@code chunk <page start> <chunk index>} — one batch write of a page completed;
  *   <li>{@code page <page start> <last key> <items>} — a whole page completed.
  * </ul>
@@ -25,14 +31,51 @@ import java.util.Set;
  * A page is named by the key its scan started after ({@link KeyText#START} for the first). Scans
  * resumed from the same key return the same page while the source is not written, so a resumed run
  * skips completed pages and completed chunks of a half-done page. A torn last line (a crash in the
- * middle of a write) is ignored. Thread-safe.
+ * middle of a write) is ignored. Files of format 1 (whose header named the backends but not where
+ * they were) are refused. Thread-safe.
  */
 public final class Checkpoint implements AutoCloseable {
   private static final String MAGIC = "stowage-migrate";
+  private static final String FORMAT = "2";
   private final BufferedWriter writer;
   private final Map<String, String> pageEnds = new HashMap<>();
   private final Map<String, Long> pageCounts = new HashMap<>();
   private final Set<String> chunks = new HashSet<>();
+
+  /**
+   * One side of a migration: a table of a store.
+   *
+   * @param backend the driver's {@link dev.stowage.spi.StorageDriver#name() name}
+   * @param location where the driver points ({@link dev.stowage.spi.StorageDriver#location()})
+   * @param table the namespace and table
+   */
+  public record Side(String backend, String location, TableRef table) {
+    public Side {
+      Objects.requireNonNull(backend, "backend");
+      Objects.requireNonNull(location, "location");
+      Objects.requireNonNull(table, "table");
+    }
+
+    /** For messages: {@code dynamodb region eu-west-1 namespace 'prod' table orders}. */
+    public String describe() {
+      return backend
+          + (location.equals(backend) ? "" : " " + location)
+          + " namespace '"
+          + table.namespace()
+          + "' table "
+          + table.table();
+    }
+
+    private String fields() {
+      return escape(backend)
+          + "\t"
+          + escape(location)
+          + "\t"
+          + table.namespace()
+          + "\t"
+          + table.table();
+    }
+  }
 
   private Checkpoint(BufferedWriter writer) {
     this.writer = writer;
@@ -41,28 +84,23 @@ public final class Checkpoint implements AutoCloseable {
   /**
    * Opens (creating, or loading and appending to) a checkpoint file.
    *
-   * @param header identifies the migration; a file with another header is refused
-   * @throws IllegalArgumentException if the file belongs to another migration
+   * @param source the table copied from
+   * @param target the table copied to
+   * @throws IllegalArgumentException if the file belongs to another migration (naming both pairs
+   *     and what differs), was written in format 1 (which did not record where the stores are), or
+   *     is not a checkpoint
    */
-  public static Checkpoint open(Path file, String header) {
+  public static Checkpoint open(Path file, Side source, Side target) {
     try {
-      String expected = MAGIC + "\t1\t" + header;
-      boolean exists = Files.exists(file) && Files.size(file) > 0;
+      String expected = MAGIC + "\t" + FORMAT + "\t" + source.fields() + "\t" + target.fields();
+      byte[] all = Files.exists(file) ? Files.readAllBytes(file) : new byte[0];
       Checkpoint cp;
-      if (exists) {
+      if (all.length > 0 && !tornHeader(all, expected)) {
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        if (!lines.get(0).equals(expected)) {
-          throw new IllegalArgumentException(
-              "checkpoint "
-                  + file
-                  + " belongs to another migration ("
-                  + lines.get(0).replace('\t', ' ')
-                  + "); use another file or delete it to start over");
-        }
+        check(file, lines.get(0), source, target);
         cp =
             new Checkpoint(
                 Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.APPEND));
-        byte[] all = Files.readAllBytes(file);
         if (all[all.length - 1] != '\n') {
           // a crash tore the last line: end it so the next record starts on its own line
           cp.writer.write('\n');
@@ -82,6 +120,126 @@ public final class Checkpoint implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open checkpoint " + file, e);
     }
+  }
+
+  /** A file holding nothing but the start of this migration's header: a crash while creating it. */
+  private static boolean tornHeader(byte[] all, String expected) {
+    String text = new String(all, StandardCharsets.UTF_8);
+    return text.indexOf('\n') < 0 && expected.startsWith(text);
+  }
+
+  private static void check(Path file, String header, Side source, Side target) {
+    String[] f = header.split("\t", -1);
+    if (f.length < 2 || !f[0].equals(MAGIC)) {
+      throw new IllegalArgumentException(
+          "checkpoint " + file + " is not a Stowage migration checkpoint; name another file");
+    }
+    String run = source.describe() + " -> " + target.describe();
+    if (f[1].equals("1")) {
+      throw new IllegalArgumentException(
+          "checkpoint "
+              + file
+              + " was written by an earlier version of Stowage and does not record where its"
+              + " source and target are, so it cannot be checked against this migration ("
+              + run
+              + "); start afresh with another checkpoint file (or delete this one): the items"
+              + " are copied again");
+    }
+    if (!f[1].equals(FORMAT) || f.length != 10) {
+      throw new IllegalArgumentException(
+          "checkpoint "
+              + file
+              + " has format "
+              + f[1]
+              + ", which this version of Stowage does not read; name another file");
+    }
+    Side was = side(file, f, 2);
+    Side wasTarget = side(file, f, 6);
+    List<String> differs = new ArrayList<>();
+    differences("source", was, source, differs);
+    differences("target", wasTarget, target, differs);
+    if (!differs.isEmpty()) {
+      throw new IllegalArgumentException(
+          "checkpoint "
+              + file
+              + " belongs to another migration: "
+              + (differs.size() == 1
+                  ? differs.get(0) + " differs"
+                  : String.join(", ", differs.subList(0, differs.size() - 1))
+                      + " and "
+                      + differs.get(differs.size() - 1)
+                      + " differ")
+              + ". It was written for "
+              + was.describe()
+              + " -> "
+              + wasTarget.describe()
+              + ", not for "
+              + run
+              + "; resume with the stores it names, or start afresh with another checkpoint file"
+              + " (or delete this one)");
+    }
+  }
+
+  private static Side side(Path file, String[] f, int at) {
+    try {
+      return new Side(unescape(f[at]), unescape(f[at + 1]), new TableRef(f[at + 2], f[at + 3]));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "checkpoint "
+              + file
+              + " has a damaged header ("
+              + e.getMessage()
+              + "); name another file",
+          e);
+    }
+  }
+
+  private static void differences(String which, Side was, Side now, List<String> out) {
+    if (!was.backend().equals(now.backend())) {
+      out.add("the " + which + " backend");
+    } else if (!was.location().equals(now.location())) {
+      out.add("the " + which + " location");
+    }
+    if (!was.table().namespace().equals(now.table().namespace())) {
+      out.add("the " + which + " namespace");
+    }
+    if (!was.table().table().equals(now.table().table())) {
+      out.add("the " + which + " table");
+    }
+  }
+
+  private static String escape(String s) {
+    StringBuilder b = new StringBuilder(s.length());
+    for (char c : s.toCharArray()) {
+      switch (c) {
+        case '\\' -> b.append("\\\\");
+        case '\t' -> b.append("\\t");
+        case '\r' -> b.append("\\r");
+        case '\n' -> b.append("\\n");
+        default -> b.append(c);
+      }
+    }
+    return b.toString();
+  }
+
+  private static String unescape(String s) {
+    StringBuilder b = new StringBuilder(s.length());
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c != '\\' || i + 1 == s.length()) {
+        b.append(c);
+        continue;
+      }
+      char e = s.charAt(++i);
+      b.append(
+          switch (e) {
+            case 't' -> '\t';
+            case 'r' -> '\r';
+            case 'n' -> '\n';
+            default -> e;
+          });
+    }
+    return b.toString();
   }
 
   private void load(String line) {

@@ -26,8 +26,10 @@ import picocli.CommandLine.ParentCommand;
     description =
         "Copy a table between two stores (any backends or namespaces) in its stored form:"
             + " encrypted attributes are copied without keys, overflow blobs are copied, indexes"
-            + " are created on the target. Resumable with --checkpoint; verifies counts and"
-            + " per-item digests at the end. Exit code 1 if verification fails.")
+            + " are created on the target. Resumable with --checkpoint, which records the source"
+            + " and target and is refused for any other pair; a table is never copied onto"
+            + " itself. Verifies counts and per-item digests at the end. Exit code 1 if"
+            + " verification fails.")
 public final class MigrateCommand implements Callable<Integer> {
   @ParentCommand Main main;
 
@@ -61,7 +63,12 @@ public final class MigrateCommand implements Callable<Integer> {
   @Option(names = "--encrypted", split = ",", description = "Encrypted attributes.")
   List<String> encrypted = new ArrayList<>();
 
-  @Option(names = "--checkpoint", paramLabel = "FILE", description = "Checkpoint file.")
+  @Option(
+      names = "--checkpoint",
+      paramLabel = "FILE",
+      description =
+          "Checkpoint file: created if missing, resumed from if it was written for the same"
+              + " source and target (backend, location, namespace, table), refused otherwise.")
   Path checkpoint;
 
   @Option(names = "--parallel", defaultValue = "4", description = "Pages written concurrently.")
@@ -184,7 +191,7 @@ public final class MigrateCommand implements Callable<Integer> {
       if (tableFromUri.isEmpty()) {
         throw new CliException("the --from URI must name the table, e.g. memory://orders");
       }
-      return Specs.build(tableFromUri, pk, sk, indexes, List.of(), encrypted, null, 0);
+      return Specs.build(tableFromUri, pk, sk, indexes, List.of(), encrypted, null, 0, null);
     } catch (IllegalArgumentException e) {
       throw new CliException(e.getMessage());
     }
