@@ -294,7 +294,7 @@ final class CoreTable implements Table {
   }
 
   OverflowHandler.Prepared prepare(Item stored) {
-    return shared.overflow.prepare(ref, spec, shared.driver.limits(), stored);
+    return shared.overflow.prepare(ref, spec, shared.driver.limits(layout), stored);
   }
 
   /**
