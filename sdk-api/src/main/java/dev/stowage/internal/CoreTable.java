@@ -60,8 +60,8 @@ final class CoreTable implements Table {
     this.ref = ref;
     this.spec = spec;
     this.layout = layout;
-    this.form = new StoredForm(spec, shared.codecs, shared.driver.limits());
-    this.keyRules = new KeyRules(spec.keySchema(), shared.driver.limits());
+    this.form = new StoredForm(spec, shared.codecs, shared.driver.limits(layout));
+    this.keyRules = new KeyRules(spec.keySchema(), shared.driver.limits(layout));
   }
 
   @Override
@@ -294,7 +294,7 @@ final class CoreTable implements Table {
   }
 
   OverflowHandler.Prepared prepare(Item stored) {
-    return shared.overflow.prepare(ref, spec, shared.driver.limits(), stored);
+    return shared.overflow.prepare(ref, spec, shared.driver.limits(layout), stored);
   }
 
   /**

@@ -55,7 +55,7 @@ final class Pager {
   record Fetched(List<Item> items, List<Position> positions, List<StoredItem> stored) {}
 
   CursorState startState(Query q) {
-    QueryPlan plan = QueryPlan.of(t.spec, q, t.shared.driver.limits());
+    QueryPlan plan = QueryPlan.of(t.spec, q, t.shared.driver.limits(t.layout));
     ConditionEvaluator.validate(q.filter().orElse(null), t.spec, "a filter");
     if (plan.index() != null
         && q.consistentRead()
@@ -224,7 +224,7 @@ final class Pager {
    */
   Fetched fetch(CursorState st, int want, Set<String> projection) {
     Query q = st.query();
-    QueryPlan plan = QueryPlan.of(t.spec, q, t.shared.driver.limits());
+    QueryPlan plan = QueryPlan.of(t.spec, q, t.shared.driver.limits(t.layout));
     boolean readDescending = !st.towardAfter();
     String indexName = plan.index() == null ? null : plan.index().name();
     Set<String> needed = needed(q.filter().orElse(null), projection, plan.index());

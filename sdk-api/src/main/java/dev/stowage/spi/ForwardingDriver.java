@@ -37,6 +37,11 @@ public abstract class ForwardingDriver implements StorageDriver {
   }
 
   @Override
+  public DriverLimits limits(TableLayout table) {
+    return delegate.limits(table);
+  }
+
+  @Override
   public Set<Capability> capabilities() {
     return delegate.capabilities();
   }

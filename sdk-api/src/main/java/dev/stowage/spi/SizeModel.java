@@ -9,8 +9,22 @@ import dev.stowage.item.Item;
  * accepted by the backend.
  */
 public interface SizeModel {
-  /** Bytes of one attribute (name and value) as the backend counts it. */
+  /**
+   * Bytes of one attribute (name and value) as the backend counts it against {@link
+   * DriverLimits#maxAttributeBytes}.
+   */
   long attributeBytes(String name, AttributeValue value);
+
+  /**
+   * An upper bound of the bytes one attribute adds to {@link #itemBytes}, by which the core orders
+   * and counts the attributes it moves to a blob store. Defaults to {@link #attributeBytes}, which
+   * is that bound when an item counts as the sum of its attributes; a model whose per-attribute
+   * limit counts less than the attribute's share of the item (a backend limiting property values
+   * alone) overrides it.
+   */
+  default long itemShareBytes(String name, AttributeValue value) {
+    return attributeBytes(name, value);
+  }
 
   /** Bytes of a whole stored item, including any per-item overhead the backend adds. */
   long itemBytes(Item item);

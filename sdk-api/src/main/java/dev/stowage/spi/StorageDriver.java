@@ -40,6 +40,15 @@ public interface StorageDriver extends AutoCloseable {
   /** The backend's limits. */
   DriverLimits limits();
 
+  /**
+   * The limits of one table: {@link #limits()} unless the table's layout changes them (an adopted
+   * table's native keys may have other limits than keys the driver encodes). The core checks the
+   * table's keys, items and query values against these.
+   */
+  default DriverLimits limits(TableLayout table) {
+    return limits();
+  }
+
   /** The optional abilities this driver has. */
   Set<Capability> capabilities();
 

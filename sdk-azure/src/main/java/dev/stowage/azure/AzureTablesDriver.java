@@ -51,6 +51,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * read repair; transactions cover one partition of one table. {@code docs/azure.md} describes every
  * encoding and its costs.
  *
+ * <p>An adopted table ({@link dev.stowage.TableSpec.Builder#adopt}) is an existing Azure table used
+ * as it is: its PartitionKey and RowKey strings are the spec's STRING partition and sort keys,
+ * Stowage writes nothing into it but its items' properties, and its index entries live in a table
+ * of Stowage's ({@code docs/azure.md}, "Adopting an existing table").
+ *
  * <p>Thread-safe. The driver never retries: throttling ({@code 503 ServerBusy}) surfaces as {@link
  * dev.stowage.ThrottledException}, timeouts and I/O errors as {@link
  * dev.stowage.UnavailableException}, and Stowage's core retries them. When you pass your own {@link
@@ -79,6 +84,26 @@ public final class AzureTablesDriver implements StorageDriver {
           100,
           Batches.MAX_ACTIONS / 2,
           new AzureSizeModel());
+
+  /**
+   * Largest key value of an adopted table, in UTF-8 bytes: Azure allows 512 UTF-16 code units per
+   * PartitionKey or RowKey, which take at most 3 UTF-8 bytes each. The driver checks the exact rule
+   * (code units, and the characters Azure refuses) before sending anything.
+   */
+  private static final int NATIVE_KEY_BYTES = 3 * AzureKeys.MAX_KEY_CHARS;
+
+  private static final DriverLimits ADOPTED_LIMITS =
+      new DriverLimits(
+          LIMITS.maxItemBytes(),
+          LIMITS.maxAttributeBytes(),
+          LIMITS.maxAttributes(),
+          LIMITS.maxIndexedValueBytes(),
+          NATIVE_KEY_BYTES,
+          NATIVE_KEY_BYTES,
+          LIMITS.maxBatchGet(),
+          LIMITS.maxBatchWrite(),
+          LIMITS.maxTransactionItems(),
+          LIMITS.sizeModel());
 
   private final ExecutorService executor;
   private final ItemStore store;
@@ -157,6 +182,19 @@ public final class AzureTablesDriver implements StorageDriver {
   @Override
   public DriverLimits limits() {
     return LIMITS;
+  }
+
+  /**
+   * An adopted table's limits: as {@link #limits()}, except that its keys are the application's
+   * strings, up to Azure's own 1 KiB (512 UTF-16 code units, reported as {@value #NATIVE_KEY_BYTES}
+   * UTF-8 bytes, the most such a key can take; the driver refuses longer keys and the characters
+   * Azure forbids with {@link dev.stowage.InvalidRequestException} before sending). An item of an
+   * adopted table with indexes can only be indexed if its index entry's RowKey, which holds the
+   * item's whole key, fits Azure's 1 KiB ({@code docs/azure.md}).
+   */
+  @Override
+  public DriverLimits limits(TableLayout table) {
+    return table.adopted() ? ADOPTED_LIMITS : LIMITS;
   }
 
   /** Single-partition transactions and strongly consistent (verified) index queries. */

@@ -170,7 +170,7 @@ class NativeInteropTest {
               if (!k.contains("odata.")
                   && !List.of("PartitionKey", "RowKey", "Timestamp").contains(k)
                   && !k.startsWith("_0_")
-                  && !k.startsWith("stowage_3a_")) {
+                  && !k.startsWith("_3_stowage_3a_")) {
                 out.put(k, v instanceof byte[] b ? Bytes.of(b) : v);
               }
             });

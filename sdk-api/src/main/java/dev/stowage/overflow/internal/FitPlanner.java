@@ -121,17 +121,23 @@ final class FitPlanner {
       return null;
     }
     SizeModel model = limits.sizeModel();
-    record Sized(String name, long bytes) {}
+    // share: what moving the attribute removes from the item at most; bytes: what the
+    // per-attribute limit counts.
+    record Sized(String name, long share, long bytes) {}
     List<Sized> candidates = new ArrayList<>();
     item.attributes()
         .forEach(
             (name, value) -> {
               if (movable(spec, name)) {
-                candidates.add(new Sized(name, model.attributeBytes(name, value)));
+                candidates.add(
+                    new Sized(
+                        name,
+                        model.itemShareBytes(name, value),
+                        model.attributeBytes(name, value)));
               }
             });
     candidates.sort(
-        Comparator.comparingLong(Sized::bytes)
+        Comparator.comparingLong(Sized::share)
             .reversed()
             .thenComparing(Sized::name, dev.stowage.item.Utf8Order.COMPARATOR));
 
@@ -148,7 +154,7 @@ final class FitPlanner {
     }
     int k = 0;
     while (k < candidates.size() && removed < excess) {
-      removed += candidates.get(k++).bytes();
+      removed += candidates.get(k++).share();
     }
     start = Math.max(start, Math.max(k, oversized));
     start = Math.max(start, item.size() + 1 - limits.maxAttributes());

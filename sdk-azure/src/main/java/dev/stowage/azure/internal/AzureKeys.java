@@ -2,9 +2,12 @@ package dev.stowage.azure.internal;
 
 import dev.stowage.InvalidRequestException;
 import dev.stowage.KeySchema;
+import dev.stowage.item.AttributeType;
+import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;
 import dev.stowage.item.Key;
 import dev.stowage.item.KeyValue;
+import dev.stowage.spi.TableLayout;
 import java.util.List;
 
 /**
@@ -22,6 +25,11 @@ import java.util.List;
  *
  * Keys longer than {@link #MAX_KEY_CHARS} are rejected: Azure allows 1 KiB per key, which is 512
  * UTF-16 characters.
+ *
+ * <p>Adopted tables ({@link TableLayout#adopted()}) use the application's own keys instead: the
+ * partition key's string is the PartitionKey, the sort key's string the RowKey (the empty string
+ * for specs without a sort key), and there are no mirror rows. Such keys are checked against
+ * Azure's own rules ({@link #checkNative}) before anything is sent.
  */
 public final class AzureKeys {
   /** Longest PartitionKey or RowKey the driver writes (1 KiB in UTF-16). */
@@ -34,6 +42,179 @@ public final class AzureKeys {
   public static final String MIRROR = "r";
 
   private AzureKeys() {}
+
+  /** The PartitionKey of an item of {@code layout}. */
+  public static String partitionKey(TableLayout layout, KeyValue partition) {
+    if (!layout.adopted()) {
+      return partitionKey(partition);
+    }
+    return checkNative(layout, nativeString(layout, partition, "partition"), "partition key");
+  }
+
+  /** The RowKey of an item of {@code layout}. */
+  public static String rowKey(TableLayout layout, Key key) {
+    if (!layout.adopted()) {
+      return rowKey(key);
+    }
+    if (key.sortOrNull() == null) {
+      return "";
+    }
+    return checkNative(layout, nativeString(layout, key.sortOrNull(), "sort"), "sort key");
+  }
+
+  /** True if items of {@code layout} have mirror rows (Stowage's layout with a sort key). */
+  public static boolean mirrored(TableLayout layout) {
+    return !layout.adopted() && layout.keySchema().hasSort();
+  }
+
+  /**
+   * Decodes an item's key from its entity's keys. On an adopted table without a sort key only
+   * entities whose RowKey is empty are items.
+   *
+   * @throws InvalidRequestException naming the entity if it has a RowKey the spec cannot address
+   */
+  public static Key key(TableLayout layout, String partitionKey, String rowKey) {
+    if (!layout.adopted()) {
+      return key(layout.keySchema(), partitionKey, rowKey);
+    }
+    KeyValue p = AttributeValue.of(partitionKey);
+    if (layout.keySchema().hasSort()) {
+      return Key.of(p, AttributeValue.of(rowKey));
+    }
+    if (!rowKey.isEmpty()) {
+      throw new InvalidRequestException(
+          "table "
+              + layout.ref()
+              + " adopts Azure table "
+              + layout.adoptedName()
+              + " without a sort key, so each of its items is the entity whose RowKey is empty, but"
+              + " the entity with PartitionKey '"
+              + partitionKey
+              + "' and RowKey '"
+              + rowKey
+              + "' has another RowKey; declare a STRING sort key for the RowKey to read every"
+              + " entity");
+    }
+    return Key.of(p);
+  }
+
+  /**
+   * Refuses adopted layouts whose keys are not strings: Azure's PartitionKey and RowKey are.
+   *
+   * @throws InvalidRequestException naming the key attribute and its type
+   */
+  public static void requireStringKeys(TableLayout layout) {
+    KeySchema k = layout.keySchema();
+    if (k.partitionType() != AttributeType.STRING) {
+      throw notString(layout, "partition", k.partitionName(), k.partitionType());
+    }
+    if (k.hasSort() && k.sortType().orElseThrow() != AttributeType.STRING) {
+      throw notString(layout, "sort", k.sortName().orElseThrow(), k.sortType().orElseThrow());
+    }
+  }
+
+  private static InvalidRequestException notString(
+      TableLayout layout, String which, String name, AttributeType type) {
+    return new InvalidRequestException(
+        "table "
+            + layout.ref()
+            + " adopts Azure table "
+            + layout.adoptedName()
+            + ", whose "
+            + (which.equals("partition") ? "PartitionKey" : "RowKey")
+            + " is a string, but its "
+            + which
+            + " key '"
+            + name
+            + "' is "
+            + type
+            + "; an adopted Azure table's key attributes must be STRING");
+  }
+
+  private static String nativeString(TableLayout layout, KeyValue v, String which) {
+    if (v instanceof AttributeValue.StringValue s) {
+      return s.value();
+    }
+    requireStringKeys(layout);
+    throw new InvalidRequestException(
+        "the " + which + " key of adopted table " + layout.ref() + " must be a string");
+  }
+
+  /** The characters Azure refuses in PartitionKey and RowKey, as a message fragment. */
+  static final String FORBIDDEN =
+      "'/', '\\', '#', '?' and the control characters U+0000 to U+001F and U+007F to U+009F";
+
+  /** True if Azure refuses {@code c} in a PartitionKey or RowKey. */
+  static boolean forbidden(char c) {
+    return c == '/' || c == '\\' || c == '#' || c == '?' || c < 0x20 || (c >= 0x7f && c <= 0x9f);
+  }
+
+  /**
+   * Checks a native key against Azure's rules: at most 1 KiB (512 UTF-16 code units) and none of
+   * the characters Azure refuses in keys.
+   *
+   * @throws InvalidRequestException naming the rule, the table and the key
+   */
+  public static String checkNative(TableLayout layout, String key, String what) {
+    if (key.length() > MAX_KEY_CHARS) {
+      throw new InvalidRequestException(
+          what
+              + " of adopted table "
+              + layout.ref()
+              + " is "
+              + key.length()
+              + " UTF-16 code units long; Azure Table Storage allows 1 KiB, that is "
+              + MAX_KEY_CHARS
+              + " UTF-16 code units, per PartitionKey and RowKey");
+    }
+    for (int i = 0; i < key.length(); i++) {
+      char c = key.charAt(i);
+      if (forbidden(c)) {
+        throw new InvalidRequestException(
+            what
+                + " '"
+                + printable(key)
+                + "' of adopted table "
+                + layout.ref()
+                + " contains "
+                + (c < 0x20 || c >= 0x7f ? String.format("U+%04X", (int) c) : "'" + c + "'")
+                + " at position "
+                + i
+                + "; Azure Table Storage refuses "
+                + FORBIDDEN
+                + " in PartitionKey and RowKey");
+      }
+    }
+    return key;
+  }
+
+  /** True if {@code key} is one Azure accepts as PartitionKey or RowKey. */
+  public static boolean isNative(String key) {
+    if (key.length() > MAX_KEY_CHARS) {
+      return false;
+    }
+    for (int i = 0; i < key.length(); i++) {
+      if (forbidden(key.charAt(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static String printable(String key) {
+    StringBuilder sb = new StringBuilder();
+    key.codePoints()
+        .limit(80)
+        .forEach(
+            cp -> {
+              if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) {
+                sb.append(String.format("\\u%04x", cp));
+              } else {
+                sb.appendCodePoint(cp);
+              }
+            });
+    return key.codePointCount(0, key.length()) > 80 ? sb + "…" : sb.toString();
+  }
 
   /** Largest raw key value (in bytes) whose encoding fits one Azure key with its prefix. */
   public static int maxRawKeyBytes() {
@@ -78,7 +259,7 @@ public final class AzureKeys {
   }
 
   /** The composite C of an index entry (see the class comment). */
-  public static String indexComposite(Bytes sort, Key key, String nonce) {
+  public static String indexComposite(TableLayout layout, Bytes sort, Key key, String nonce) {
     StringBuilder sb = new StringBuilder();
     sb.append(KeyCodec.encodeBytes(sort.toByteArray()));
     sb.append(KeyCodec.SEP).append(KeyCodec.encode(key.partition()));
@@ -87,6 +268,23 @@ public final class AzureKeys {
     }
     sb.append(KeyCodec.SEP).append(nonce);
     // The reverse row is the longest: prefix + reverse(C), which appends one character.
+    int length = MIRROR.length() + sb.length() + 1;
+    if (layout.adopted() && length > MAX_KEY_CHARS) {
+      // Native keys may be up to 1 KiB each, but an index entry holds the whole key.
+      throw new InvalidRequestException(
+          "item "
+              + key
+              + " of adopted table "
+              + layout.ref()
+              + " cannot be indexed: its index entry's RowKey, which holds the index sort value and"
+              + " the item's whole key in Stowage's order-preserving encoding (4 characters per 3"
+              + " UTF-8 bytes), would have "
+              + length
+              + " characters, and Azure allows "
+              + MAX_KEY_CHARS
+              + "; on an adopted table with indexes an item's partition and sort key and its index"
+              + " sort value may have about 370 bytes together");
+    }
     checked(MIRROR + sb + KeyCodec.REVERSE_END, "index entry");
     return sb.toString();
   }

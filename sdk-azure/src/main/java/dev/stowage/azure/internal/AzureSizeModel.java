@@ -14,6 +14,12 @@ import java.util.Map;
  * JSON request body (Binary as base64, each property with an {@code @odata.type} annotation). This
  * model takes the larger of the two for the item, counts key attributes as properties too, and
  * budgets both keys at their maximum length, so it over-counts slightly and never under-counts.
+ *
+ * <p>An attribute counts as Azure's 64 KiB property limit counts it, on the value alone (both the
+ * service and Azurite check a String's UTF-16 characters and a Binary's bytes, not the name or the
+ * JSON form): a property another tool stored at the limit is written back as it is. Its share of
+ * the item ({@link #itemShareBytes}), by which the core chooses what overflows, is the larger
+ * count.
  */
 public final class AzureSizeModel implements SizeModel {
   /** Room for PartitionKey, RowKey, the nonce property and the JSON envelope. */
@@ -21,8 +27,37 @@ public final class AzureSizeModel implements SizeModel {
 
   @Override
   public long attributeBytes(String name, AttributeValue value) {
+    return valueBytes(EntityCodec.property(name, value).value());
+  }
+
+  /**
+   * What the attribute adds to {@link #itemBytes} at most: the larger of its Azure and JSON counts
+   * (a binary's base64 takes a third more than its bytes), more than {@link #attributeBytes}.
+   */
+  @Override
+  public long itemShareBytes(String name, AttributeValue value) {
     EntityCodec.Property p = EntityCodec.property(name, value);
     return Math.max(azureBytes(p), jsonBytes(p));
+  }
+
+  /** The bytes of a property value as Azure's per-property limit counts them. */
+  static long valueBytes(Object v) {
+    if (v instanceof String s) {
+      return 2L * s.length();
+    }
+    if (v instanceof byte[] b) {
+      return b.length;
+    }
+    if (v instanceof java.util.UUID) {
+      return 16;
+    }
+    if (v instanceof Integer) {
+      return 4;
+    }
+    if (v instanceof Boolean) {
+      return 1;
+    }
+    return 8;
   }
 
   @Override

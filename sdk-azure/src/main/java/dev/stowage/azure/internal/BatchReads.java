@@ -46,7 +46,7 @@ public final class BatchReads {
     Map<String, List<Key>> byPartition = new LinkedHashMap<>();
     for (Key k : keys) {
       byPartition
-          .computeIfAbsent(AzureKeys.partitionKey(k.partition()), p -> new ArrayList<>())
+          .computeIfAbsent(AzureKeys.partitionKey(layout, k.partition()), p -> new ArrayList<>())
           .add(k);
     }
     List<Key> pointReads = new ArrayList<>();
@@ -78,20 +78,20 @@ public final class BatchReads {
   private RangeResult range(TableLayout layout, String pk, List<Key> keys) {
     Map<String, Key> wanted = new HashMap<>();
     for (Key k : new java.util.LinkedHashSet<>(keys)) {
-      wanted.put(AzureKeys.rowKey(k), k);
+      wanted.put(AzureKeys.rowKey(layout, k), k);
     }
     List<String> rowKeys = new ArrayList<>(wanted.keySet());
+    // String order is UTF-16 code unit order, Azure's order of keys.
     rowKeys.sort(Comparator.naturalOrder());
     String filter =
-        "PartitionKey eq '"
-            + pk
-            + "' and RowKey ge '"
-            + rowKeys.get(0)
-            + "' and RowKey le '"
-            + rowKeys.get(rowKeys.size() - 1)
-            + "'";
+        "PartitionKey eq "
+            + Filters.literal(pk)
+            + " and RowKey ge "
+            + Filters.literal(rowKeys.get(0))
+            + " and RowKey le "
+            + Filters.literal(rowKeys.get(rowKeys.size() - 1));
     int budget = ROWS_PER_KEY * keys.size();
-    Iterator<TableEntity> rows = Queries.list(tables.data(layout.ref()), filter, budget);
+    Iterator<TableEntity> rows = Queries.list(tables.data(layout), filter, budget);
     Map<Key, Row> found = new HashMap<>();
     String last = "";
     boolean exhausted = false;

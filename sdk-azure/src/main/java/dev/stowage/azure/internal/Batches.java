@@ -24,10 +24,10 @@ import java.util.concurrent.ExecutorService;
  * Batch writes and single-partition transactions.
  *
  * <p>Batch writes are grouped by partition into entity-group transactions of at most 100 actions
- * and under 4 MiB (each item with a sort key takes two actions: item and mirror), partitions in
- * parallel. A delete of a missing item fails a whole Azure transaction with 404, so that action is
- * dropped and the rest resubmitted. On tables with indexes the batch keeps {@link ItemWriter}'s
- * index write order, step by step for the whole batch.
+ * and under 4 MiB (each item with a mirror row takes two actions), partitions in parallel. A delete
+ * of a missing item fails a whole Azure transaction with 404, so that action is dropped and the
+ * rest resubmitted. On tables with indexes the batch keeps {@link ItemWriter}'s index write order,
+ * step by step for the whole batch.
  */
 public final class Batches {
   /** Azure's limit of actions per entity-group transaction. */
@@ -67,7 +67,7 @@ public final class Batches {
     // The replaced entities are the templates of the properties' EDM types.
     List<Key> templates = new ArrayList<>();
     for (WriteOp w : writes) {
-      if (w instanceof WriteOp.Put p && EntityCodec.mayKeepTypes(layout.keySchema(), p.item())) {
+      if (w instanceof WriteOp.Put p && EntityCodec.needsTemplate(layout, p.item())) {
         templates.add(w.key());
       }
     }
@@ -76,11 +76,11 @@ public final class Batches {
     for (WriteOp w : writes) {
       Key key = w.key();
       byPartition
-          .computeIfAbsent(AzureKeys.partitionKey(key.partition()), k -> new ArrayList<>())
+          .computeIfAbsent(AzureKeys.partitionKey(layout, key.partition()), k -> new ArrayList<>())
           .add(
               w instanceof WriteOp.Put p
                   ? putActions(layout, key, p.item(), null, previous.get(key))
-                  : deleteActions(key));
+                  : deleteActions(layout, key));
     }
     submitByPartition(layout, byPartition);
     return BatchWriteResult.DONE;
@@ -112,12 +112,12 @@ public final class Batches {
         fresh.addAll(IndexEntries.entries(layout, key, p.item(), nonce));
         actions = putActions(layout, key, p.item(), nonce, replaced);
       } else if (replaced != null) {
-        actions = deleteActions(key);
+        actions = deleteActions(layout, key);
       } else {
         continue;
       }
       byPartition
-          .computeIfAbsent(AzureKeys.partitionKey(key.partition()), k -> new ArrayList<>())
+          .computeIfAbsent(AzureKeys.partitionKey(layout, key.partition()), k -> new ArrayList<>())
           .add(actions);
     }
     index.writeAll(layout, fresh, executor);
@@ -131,7 +131,7 @@ public final class Batches {
 
   /** Submits each partition's actions as transactions; partitions in parallel. */
   private void submitByPartition(TableLayout layout, Map<String, List<ItemActions>> byPartition) {
-    TableClient client = tables.data(layout.ref());
+    TableClient client = tables.data(layout);
     List<List<TableTransactionAction>> transactions = new ArrayList<>();
     for (List<ItemActions> perItem : byPartition.values()) {
       transactions.addAll(chunk(perItem));
@@ -177,7 +177,7 @@ public final class Batches {
     TableTransactionAction put =
         new TableTransactionAction(TableTransactionActionType.UPSERT_REPLACE, e);
     long bytes = sizes.itemBytes(item);
-    if (key.sortOrNull() == null) {
+    if (!AzureKeys.mirrored(layout)) {
       return new ItemActions(List.of(put), bytes);
     }
     return new ItemActions(
@@ -188,12 +188,12 @@ public final class Batches {
         bytes);
   }
 
-  private static ItemActions deleteActions(Key key) {
-    String pk = AzureKeys.partitionKey(key.partition());
+  private static ItemActions deleteActions(TableLayout layout, Key key) {
+    String pk = AzureKeys.partitionKey(layout, key.partition());
     TableTransactionAction delete =
         new TableTransactionAction(
-            TableTransactionActionType.DELETE, new TableEntity(pk, AzureKeys.rowKey(key)));
-    if (key.sortOrNull() == null) {
+            TableTransactionActionType.DELETE, new TableEntity(pk, AzureKeys.rowKey(layout, key)));
+    if (!AzureKeys.mirrored(layout)) {
       return new ItemActions(List.of(delete), 1024);
     }
     return new ItemActions(

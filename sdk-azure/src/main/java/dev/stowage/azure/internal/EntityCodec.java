@@ -58,19 +58,34 @@ public final class EntityCodec {
   /**
    * The properties for an item's non-key attributes, replacing an entity with the properties {@code
    * template} (or null): each attribute keeps the EDM type of the stored property of its name where
-   * that type holds the new value exactly.
+   * that type holds the new value exactly. A property of the template named like a key attribute
+   * (an application's copy of its key, which reads as the key) is written again, with the key's
+   * value.
    */
   public static Map<String, Object> properties(
       KeySchema schema, Item item, Map<String, Object> template) {
     Map<String, Object> props = new LinkedHashMap<>();
     for (Map.Entry<String, AttributeValue> e : item.attributes().entrySet()) {
-      if (schema.isKeyAttribute(e.getKey())) {
-        continue;
+      String name = e.getKey();
+      if (schema.isKeyAttribute(name)) {
+        String plain = PropertyNames.plain(name);
+        if (template == null || plain == null || !template.containsKey(plain)) {
+          continue;
+        }
       }
-      Property p = property(e.getKey(), e.getValue(), template);
+      Property p = property(name, e.getValue(), template);
       props.put(p.name(), p.value());
     }
     return props;
+  }
+
+  /**
+   * True if writing {@code item} into {@code layout} needs the stored entity as template: on an
+   * adopted table always (its entities may hold copies of their keys, which only the template
+   * shows), elsewhere when {@link #mayKeepTypes} says so.
+   */
+  public static boolean needsTemplate(dev.stowage.spi.TableLayout layout, Item item) {
+    return layout.adopted() || mayKeepTypes(layout.keySchema(), item);
   }
 
   /**
@@ -169,7 +184,15 @@ public final class EntityCodec {
     return null;
   }
 
-  /** Rebuilds the item from its key and entity properties (unknown properties are ignored). */
+  /**
+   * Rebuilds the item from its key and entity properties. The driver's own {@code _0_} properties
+   * and the service's ({@code PartitionKey}, {@code RowKey}, {@code Timestamp}, {@code odata.*})
+   * are not attributes.
+   *
+   * @throws dev.stowage.IntegrityException naming the property if a {@code _1_} or {@code _2_}
+   *     property does not hold a value Stowage wrote, or if two properties stand for the same
+   *     attribute (only possible for names the real service refuses)
+   */
   public static Item item(KeySchema schema, Key key, Map<String, Object> props) {
     Map<String, AttributeValue> attrs = new LinkedHashMap<>();
     attrs.put(schema.partitionName(), key.partition());
@@ -179,21 +202,70 @@ public final class EntityCodec {
       Object v = e.getValue();
       if (name.startsWith(PropertyNames.INTERNAL)
           || name.indexOf('.') >= 0
+          || name.indexOf('@') >= 0
           || name.equals("PartitionKey")
           || name.equals("RowKey")
           || name.equals("Timestamp")
           || v == null) {
         continue;
       }
-      if (name.startsWith(PropertyNames.HASHED)) {
-        Map.Entry<String, AttributeValue> named = TypedCodec.decodeNamed((byte[]) v);
-        attrs.put(named.getKey(), named.getValue());
-      } else if (name.startsWith(PropertyNames.TYPED)) {
-        attrs.put(
-            PropertyNames.unescape(name.substring(PropertyNames.TYPED.length())),
-            TypedCodec.decode((byte[]) v));
+      String attribute;
+      AttributeValue value;
+      if (name.startsWith(PropertyNames.HASHED) || name.startsWith(PropertyNames.TYPED)) {
+        try {
+          if (name.startsWith(PropertyNames.HASHED)) {
+            Map.Entry<String, AttributeValue> named = TypedCodec.decodeNamed((byte[]) v);
+            attribute = named.getKey();
+            value = named.getValue();
+          } else {
+            attribute = PropertyNames.unescape(name.substring(PropertyNames.TYPED.length()));
+            value = TypedCodec.decode((byte[]) v);
+          }
+        } catch (RuntimeException ex) {
+          throw new dev.stowage.IntegrityException(
+              "property "
+                  + name
+                  + " of the entity of "
+                  + key
+                  + " is not a value Stowage wrote, but names starting with "
+                  + PropertyNames.TYPED
+                  + " or "
+                  + PropertyNames.HASHED
+                  + " are reserved for Stowage's encodings",
+              ex);
+        }
       } else {
-        attrs.put(PropertyNames.unescape(name), fromNative(v));
+        attribute = PropertyNames.unescape(name);
+        value = fromNative(v);
+      }
+      if (schema.isKeyAttribute(attribute)) {
+        // Applications often keep a copy of a key in a property; it must agree with the key.
+        if (!value.equals(attrs.get(attribute))) {
+          throw new dev.stowage.IntegrityException(
+              "the entity of "
+                  + key
+                  + " has a property "
+                  + name
+                  + " holding "
+                  + value
+                  + ", but key attribute '"
+                  + attribute
+                  + "' is "
+                  + attrs.get(attribute)
+                  + " (its PartitionKey or RowKey); give the key attribute another name in the"
+                  + " table's spec");
+        }
+        continue;
+      }
+      if (attrs.put(attribute, value) != null) {
+        throw new dev.stowage.IntegrityException(
+            "the entity of "
+                + key
+                + " has two properties standing for attribute '"
+                + attribute
+                + "' (one of them is "
+                + name
+                + "); only names the real service refuses can collide");
       }
     }
     return StoredItems.of(attrs);

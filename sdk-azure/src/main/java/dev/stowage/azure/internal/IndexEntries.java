@@ -76,7 +76,7 @@ public final class IndexEntries {
             new Entry(
                 index.name(),
                 AzureKeys.indexPartitionKey(index.name(), p.get()),
-                AzureKeys.indexComposite(s.get(), key, nonce)));
+                AzureKeys.indexComposite(layout, s.get(), key, nonce)));
       }
     }
     return out;
@@ -100,7 +100,7 @@ public final class IndexEntries {
 
   /** Writes entries (both rows of each in one transaction). */
   public void write(TableLayout layout, List<Entry> entries) {
-    TableClient client = tables.index(layout.ref());
+    TableClient client = tables.index(layout);
     for (Entry e : entries) {
       try {
         client.submitTransaction(bothRows(e, TableTransactionActionType.UPSERT_REPLACE));
@@ -115,7 +115,7 @@ public final class IndexEntries {
    * Batches#MAX_ACTIONS} rows (both rows of an entry always together), partitions in parallel.
    */
   public void writeAll(TableLayout layout, List<Entry> entries, ExecutorService executor) {
-    TableClient client = tables.index(layout.ref());
+    TableClient client = tables.index(layout);
     Parallel.run(
         executor,
         transactions(entries, TableTransactionActionType.UPSERT_REPLACE),
@@ -136,7 +136,7 @@ public final class IndexEntries {
     if (entries.isEmpty()) {
       return;
     }
-    TableClient client = tables.index(layout.ref());
+    TableClient client = tables.index(layout);
     Map<String, Entry> byRow = new HashMap<>();
     for (Entry e : entries) {
       byRow.put(e.partitionKey() + "\n" + e.forwardRowKey(), e);
@@ -199,7 +199,7 @@ public final class IndexEntries {
    * skipped and deleted again by the next index query that meets it.
    */
   public void deleteQuietly(TableLayout layout, List<Entry> entries) {
-    TableClient client = tables.index(layout.ref());
+    TableClient client = tables.index(layout);
     for (Entry e : entries) {
       try {
         client.submitTransaction(bothRows(e, TableTransactionActionType.DELETE));

@@ -21,6 +21,7 @@ import java.util.Optional;
 /**
  * Reads and writes single items: the item entity plus, on tables with a sort key, its mirror row in
  * the same partition, written together in one entity-group transaction so they never disagree.
+ * Adopted tables have no mirror rows, so every write is a single request.
  */
 public final class ItemStore {
   private final Tables tables;
@@ -31,11 +32,11 @@ public final class ItemStore {
 
   /** Point read. */
   public Optional<Row> get(TableLayout layout, Key key) {
-    TableClient client = tables.data(layout.ref());
+    TableClient client = tables.data(layout);
+    String pk = AzureKeys.partitionKey(layout, key.partition());
+    String rk = AzureKeys.rowKey(layout, key);
     try {
-      Response<TableEntity> r =
-          client.getEntityWithResponse(
-              AzureKeys.partitionKey(key.partition()), AzureKeys.rowKey(key), null, null, null);
+      Response<TableEntity> r = client.getEntityWithResponse(pk, rk, null, null, null);
       return Optional.of(row(layout, key, r.getValue()));
     } catch (RuntimeException e) {
       if (AzureErrors.status(e) == 404 && !AzureErrors.code(e).equals("TableNotFound")) {
@@ -48,13 +49,20 @@ public final class ItemStore {
   /** Decodes an item entity whose key is known. */
   public static Row row(TableLayout layout, Key key, TableEntity e) {
     Map<String, Object> props = e.getProperties();
-    Item item = EntityCodec.item(layout.keySchema(), key, props);
-    return new Row(item, e.getETag(), (String) props.get(EntityCodec.NONCE), props);
+    Item item;
+    try {
+      item = EntityCodec.item(layout.keySchema(), key, props);
+    } catch (dev.stowage.IntegrityException ex) {
+      throw new dev.stowage.IntegrityException(
+          "reading table " + layout.ref() + ": " + ex.getMessage(), ex.getCause());
+    }
+    Object nonce = props.get(EntityCodec.NONCE);
+    return new Row(item, e.getETag(), nonce instanceof String n ? n : null, props);
   }
 
   /** Decodes an item entity from a query. */
   public static Row row(TableLayout layout, TableEntity e) {
-    Key key = AzureKeys.key(layout.keySchema(), e.getPartitionKey(), e.getRowKey());
+    Key key = AzureKeys.key(layout, e.getPartitionKey(), e.getRowKey());
     return row(layout, key, e);
   }
 
@@ -64,7 +72,9 @@ public final class ItemStore {
    */
   public static TableEntity entity(
       TableLayout layout, Key key, Item item, String nonce, Row replaced) {
-    TableEntity e = new TableEntity(AzureKeys.partitionKey(key.partition()), AzureKeys.rowKey(key));
+    TableEntity e =
+        new TableEntity(
+            AzureKeys.partitionKey(layout, key.partition()), AzureKeys.rowKey(layout, key));
     e.getProperties()
         .putAll(
             EntityCodec.properties(
@@ -78,19 +88,19 @@ public final class ItemStore {
   /**
    * Writes an item under {@code expect}; returns the new ETag.
    *
-   * <p>Tables without a sort key, and updates under a token (the item, hence its mirror row,
-   * exists), take one request whose response carries the ETag. Creating or upserting an item with a
-   * sort key writes item and mirror row in one transaction; the Tables SDK does not expose the
-   * ETags of transaction actions, so the item is read back and its nonce compared: if another
-   * writer replaced it meanwhile, the returned token is one that matches no version, so a
-   * compare-and-set with it fails as it must.
+   * <p>Tables without mirror rows (no sort key, or adopted), and updates under a token (the item,
+   * hence its mirror row, exists), take one request whose response carries the ETag. Creating or
+   * upserting an item with a sort key writes item and mirror row in one transaction; the Tables SDK
+   * does not expose the ETags of transaction actions, so the item is read back and its nonce
+   * compared: if another writer replaced it meanwhile, the returned token is one that matches no
+   * version, so a compare-and-set with it fails as it must.
    */
   public String put(TableLayout layout, Key key, TableEntity entity, Expectation expect) {
-    TableClient client = tables.data(layout.ref());
+    TableClient client = tables.data(layout);
     String what = "writing " + key + " to " + layout.ref();
     rejectSuperseded(expect, what);
     try {
-      if (key.sortOrNull() == null || expect instanceof Expectation.Token) {
+      if (!AzureKeys.mirrored(layout) || expect instanceof Expectation.Token) {
         Response<Void> r = putSingle(client, entity, expect);
         return etag(r.getHeaders().getValue(HttpHeaderName.ETAG));
       }
@@ -134,9 +144,9 @@ public final class ItemStore {
    * there was nothing to delete under {@link Expectation#ANY}.
    */
   public boolean delete(TableLayout layout, Key key, Expectation expect) {
-    TableClient client = tables.data(layout.ref());
-    String pk = AzureKeys.partitionKey(key.partition());
-    String rk = AzureKeys.rowKey(key);
+    TableClient client = tables.data(layout);
+    String pk = AzureKeys.partitionKey(layout, key.partition());
+    String rk = AzureKeys.rowKey(layout, key);
     String what = "deleting " + key + " from " + layout.ref();
     rejectSuperseded(expect, what);
     TableEntity target = new TableEntity(pk, rk);
@@ -145,7 +155,7 @@ public final class ItemStore {
       target.addProperty("odata.etag", ((Expectation.Token) expect).token());
     }
     try {
-      if (key.sortOrNull() == null) {
+      if (!AzureKeys.mirrored(layout)) {
         client.deleteEntityWithResponse(target, ifUnchanged, null, null);
       } else {
         client.submitTransaction(

@@ -46,9 +46,7 @@ public final class ItemWriter {
       // The stored entity is the template of the properties' EDM types; a write racing in
       // between only changes which template is used.
       Row replaced =
-          EntityCodec.mayKeepTypes(layout.keySchema(), item)
-              ? store.get(layout, key).orElse(null)
-              : null;
+          EntityCodec.needsTemplate(layout, item) ? store.get(layout, key).orElse(null) : null;
       String etag =
           store.put(layout, key, ItemStore.entity(layout, key, item, null, replaced), expect);
       return new WriteResult(Optional.empty(), etag);

@@ -11,6 +11,7 @@ import dev.stowage.item.Key;
 import dev.stowage.spi.DriverQuery;
 import dev.stowage.spi.DriverScan;
 import dev.stowage.spi.IndexLayout;
+import dev.stowage.spi.KeyRange;
 import dev.stowage.spi.QueryResult;
 import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.TableLayout;
@@ -36,6 +37,10 @@ import java.util.concurrent.ExecutorService;
  *   <li>Index queries read index rows (forward or reverse) in order and verify each hit with a
  *       point read of the item (in parallel): a hit counts only if the item's nonce and synthesized
  *       values match the entry; otherwise the entry is garbage, skipped and deleted (read repair).
+ *   <li>On adopted tables (no mirror rows) ascending queries are one request per page; a descending
+ *       page reads the RowKeys of the range ascending up to the page's start, keeping the last
+ *       {@code limit + 1}, then the page's entities in one request (see {@link
+ *       #adoptedDescending}).
  * </ul>
  */
 public final class Queries {
@@ -72,6 +77,9 @@ public final class Queries {
                   + layout.keySchema().partitionType());
         }
         boolean descending = q.descending() && layout.keySchema().hasSort();
+        if (layout.adopted()) {
+          return descending ? adoptedDescending(layout, q) : adoptedAscending(layout, q);
+        }
         return descending ? primaryDescending(layout, q) : primaryAscending(layout, q);
       }
       IndexLayout il =
@@ -93,10 +101,10 @@ public final class Queries {
     if (!layout.keySchema().hasSort() && q.exclusiveStart() != null) {
       return new QueryResult(List.of(), false); // a partition holds one item, already returned
     }
-    String pk = AzureKeys.partitionKey(q.partition());
+    String pk = AzureKeys.partitionKey(layout, q.partition());
     RowRange range = RowRange.primary(q.range(), q.exclusiveStart(), false);
     List<StoredItem> items = new ArrayList<>();
-    Iterator<TableEntity> rows = list(tables.data(layout.ref()), range.filter(pk), q.limit() + 1);
+    Iterator<TableEntity> rows = list(tables.data(layout), range.filter(pk), q.limit() + 1);
     while (rows.hasNext() && items.size() < q.limit()) {
       items.add(ItemStore.row(layout, rows.next()).stored());
     }
@@ -104,8 +112,8 @@ public final class Queries {
   }
 
   private QueryResult primaryDescending(TableLayout layout, DriverQuery q) {
-    TableClient client = tables.data(layout.ref());
-    String pk = AzureKeys.partitionKey(q.partition());
+    TableClient client = tables.data(layout);
+    String pk = AzureKeys.partitionKey(layout, q.partition());
     RowRange range = RowRange.primary(q.range(), q.exclusiveStart(), true);
     List<String> rowKeys = new ArrayList<>();
     Iterator<TableEntity> mirrors = list(client, range.filter(pk), q.limit() + 1, "RowKey");
@@ -116,12 +124,28 @@ public final class Queries {
     if (rowKeys.isEmpty()) {
       return new QueryResult(List.of(), more);
     }
-    String high = rowKeys.get(0);
-    String low = rowKeys.get(rowKeys.size() - 1);
+    return new QueryResult(entities(layout, pk, rowKeys), more);
+  }
+
+  /**
+   * The items at {@code rowKeys} (sorted one way or the other) of partition {@code pk}, in that
+   * order, read with one range query between the smallest and largest; items deleted meanwhile are
+   * left out, items inserted meanwhile between them are not wanted.
+   */
+  private List<StoredItem> entities(TableLayout layout, String pk, List<String> rowKeys) {
+    String first = rowKeys.get(0);
+    String last = rowKeys.get(rowKeys.size() - 1);
+    boolean ascending = first.compareTo(last) <= 0;
     String filter =
-        "PartitionKey eq '" + pk + "' and RowKey ge '" + low + "' and RowKey le '" + high + "'";
+        "PartitionKey eq "
+            + Filters.literal(pk)
+            + " and RowKey ge "
+            + Filters.literal(ascending ? first : last)
+            + " and RowKey le "
+            + Filters.literal(ascending ? last : first);
     Map<String, TableEntity> byRowKey = new HashMap<>();
-    list(client, filter, MAX_TOP).forEachRemaining(e -> byRowKey.put(e.getRowKey(), e));
+    list(tables.data(layout), filter, MAX_TOP)
+        .forEachRemaining(e -> byRowKey.put(e.getRowKey(), e));
     List<StoredItem> items = new ArrayList<>();
     for (String rk : rowKeys) {
       TableEntity e = byRowKey.get(rk);
@@ -129,7 +153,126 @@ public final class Queries {
         items.add(ItemStore.row(layout, e).stored());
       }
     }
+    return items;
+  }
+
+  /**
+   * An ascending page of an adopted table: the partition's entities in Azure's RowKey order (UTF-16
+   * code units), one request per page. A prefix range reads from the prefix on and stops at the
+   * first RowKey that does not start with it (Azure's order keeps such RowKeys together).
+   */
+  private QueryResult adoptedAscending(TableLayout layout, DriverQuery q) {
+    String pk = ((AttributeValue.StringValue) q.partition()).value();
+    if (!AzureKeys.isNative(pk)) {
+      return new QueryResult(List.of(), false); // no entity can have this PartitionKey
+    }
+    if (!layout.keySchema().hasSort()) {
+      if (q.exclusiveStart() != null) {
+        return new QueryResult(List.of(), false); // a partition holds one item, already returned
+      }
+      // Every entity of the partition, so that one the spec cannot address is refused, not hidden.
+      Iterator<TableEntity> rows =
+          list(tables.data(layout), "PartitionKey eq " + Filters.literal(pk), 2);
+      List<StoredItem> items = new ArrayList<>();
+      while (rows.hasNext()) {
+        items.add(ItemStore.row(layout, rows.next()).stored());
+      }
+      return new QueryResult(items, false);
+    }
+    String prefix = prefix(q);
+    String filter = adoptedFilter(pk, q, false);
+    Iterator<TableEntity> rows = list(tables.data(layout), filter, q.limit() + 1);
+    List<StoredItem> items = new ArrayList<>();
+    while (rows.hasNext() && items.size() < q.limit()) {
+      TableEntity e = rows.next();
+      if (prefix != null && !e.getRowKey().startsWith(prefix)) {
+        return new QueryResult(items, false);
+      }
+      items.add(ItemStore.row(layout, e).stored());
+    }
+    boolean more = rows.hasNext() && (prefix == null || rows.next().getRowKey().startsWith(prefix));
     return new QueryResult(items, more);
+  }
+
+  /**
+   * A descending page of an adopted table. Azure reads ascending only, and an adopted table has no
+   * mirror rows (they would be rows of Stowage's in the application's table), so the page is found
+   * by reading the RowKeys (only) of the range ascending from its lower end up to the page's start
+   * (the range's upper end, or the previous page's last item), keeping the last {@code limit + 1}:
+   * the last {@code limit} are the page, one more says whether more follow. Then the page's
+   * entities are read with one range query. Cost: the RowKeys of every row between the range's
+   * lower end and the page's start, 1000 per request, plus one request; paging a whole partition of
+   * n rows downwards in pages of size L reads about n²/2L RowKeys.
+   */
+  private QueryResult adoptedDescending(TableLayout layout, DriverQuery q) {
+    String pk = ((AttributeValue.StringValue) q.partition()).value();
+    if (!AzureKeys.isNative(pk)) {
+      return new QueryResult(List.of(), false);
+    }
+    String prefix = prefix(q);
+    Iterator<TableEntity> rows =
+        list(tables.data(layout), adoptedFilter(pk, q, true), MAX_TOP, "RowKey");
+    java.util.ArrayDeque<String> last = new java.util.ArrayDeque<>(q.limit() + 1);
+    while (rows.hasNext()) {
+      String rk = rows.next().getRowKey();
+      if (prefix != null && !rk.startsWith(prefix)) {
+        break;
+      }
+      last.addLast(rk);
+      if (last.size() > q.limit() + 1) {
+        last.removeFirst();
+      }
+    }
+    boolean more = last.size() > q.limit();
+    if (more) {
+      last.removeFirst();
+    }
+    if (last.isEmpty()) {
+      return new QueryResult(List.of(), false);
+    }
+    List<String> rowKeys = new ArrayList<>(last);
+    java.util.Collections.reverse(rowKeys);
+    return new QueryResult(entities(layout, pk, rowKeys), more);
+  }
+
+  /** The string prefix of a begins-with range, or null. */
+  private static String prefix(DriverQuery q) {
+    return q.range().prefix() instanceof AttributeValue.StringValue p ? p.value() : null;
+  }
+
+  /**
+   * The filter of an adopted table's partition range, resuming after {@code exclusiveStart} in the
+   * query's direction. Bounds are compared by Azure, in UTF-16 code unit order. A prefix range uses
+   * only its lower bound (the prefix itself); the caller stops at the first RowKey without the
+   * prefix, since the range's upper bound is the end of the prefix in Stowage's order, which is not
+   * Azure's.
+   */
+  private static String adoptedFilter(String pk, DriverQuery q, boolean descending) {
+    StringBuilder f = new StringBuilder("PartitionKey eq ").append(Filters.literal(pk));
+    KeyRange r = q.range();
+    if (r.lower() != null) {
+      f.append(" and RowKey ")
+          .append(r.lowerInclusive() ? "ge " : "gt ")
+          .append(Filters.literal(string(r.lower())));
+    }
+    if (r.upper() != null && r.prefix() == null) {
+      f.append(" and RowKey ")
+          .append(r.upperInclusive() ? "le " : "lt ")
+          .append(Filters.literal(string(r.upper())));
+    }
+    if (q.exclusiveStart() != null && q.exclusiveStart().key().sortOrNull() != null) {
+      f.append(" and RowKey ")
+          .append(descending ? "lt " : "gt ")
+          .append(Filters.literal(string(q.exclusiveStart().key().sortOrNull())));
+    }
+    return f.toString();
+  }
+
+  private static String string(dev.stowage.item.KeyValue v) {
+    if (v instanceof AttributeValue.StringValue s) {
+      return s.value();
+    }
+    throw new InvalidRequestException("an adopted Azure table's sort key values are strings");
   }
 
   private QueryResult indexQuery(TableLayout layout, IndexLayout il, DriverQuery q) {
@@ -139,7 +282,7 @@ public final class Queries {
     Bytes partition = bp.value();
     String pk = AzureKeys.indexPartitionKey(il.name(), partition);
     RowRange range = RowRange.index(q.range(), q.exclusiveStart(), q.descending());
-    Iterator<TableEntity> rows = list(tables.index(layout.ref()), range.filter(pk), q.limit() + 1);
+    Iterator<TableEntity> rows = list(tables.index(layout), range.filter(pk), q.limit() + 1);
     List<StoredItem> items = new ArrayList<>();
     List<IndexEntries.Entry> garbage = new ArrayList<>();
     while (items.size() < q.limit() && rows.hasNext()) {
@@ -191,23 +334,28 @@ public final class Queries {
   /** See {@link dev.stowage.spi.StorageDriver#scan}: partitions then rows, in key string order. */
   public QueryResult scan(TableLayout layout, DriverScan s) {
     try {
+      // Stowage's layout: item rows only (not the schema entity or mirror rows). An adopted
+      // table: every entity.
       StringBuilder filter =
           new StringBuilder(
-              "PartitionKey ge 'k' and PartitionKey lt 'l' and RowKey ge 'k' and RowKey lt 'l'");
+              layout.adopted()
+                  ? ""
+                  : "PartitionKey ge 'k' and PartitionKey lt 'l' and RowKey ge 'k' and RowKey lt 'l'");
       if (s.exclusiveStart() != null) {
-        String pk = AzureKeys.partitionKey(s.exclusiveStart().partition());
-        String rk = AzureKeys.rowKey(s.exclusiveStart());
+        String pk = Filters.literal(AzureKeys.partitionKey(layout, s.exclusiveStart().partition()));
+        String rk = Filters.literal(AzureKeys.rowKey(layout, s.exclusiveStart()));
         filter
-            .append(" and (PartitionKey gt '")
+            .append(filter.isEmpty() ? "" : " and ")
+            .append("(PartitionKey gt ")
             .append(pk)
-            .append("' or (PartitionKey eq '")
+            .append(" or (PartitionKey eq ")
             .append(pk)
-            .append("' and RowKey gt '")
+            .append(" and RowKey gt ")
             .append(rk)
-            .append("'))");
+            .append("))");
       }
       Iterator<TableEntity> rows =
-          list(tables.data(layout.ref()), filter.toString(), s.limit() + 1);
+          list(tables.data(layout), filter.isEmpty() ? null : filter.toString(), s.limit() + 1);
       List<StoredItem> items = new ArrayList<>();
       while (rows.hasNext() && items.size() < s.limit()) {
         items.add(ItemStore.row(layout, rows.next()).stored());

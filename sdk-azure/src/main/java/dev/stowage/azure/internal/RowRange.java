@@ -25,7 +25,7 @@ public final class RowRange {
 
   /** The OData filter for {@code partitionKey} and the collected RowKey clauses. */
   public String filter(String partitionKey) {
-    StringBuilder sb = new StringBuilder("PartitionKey eq '").append(partitionKey).append('\'');
+    StringBuilder sb = new StringBuilder("PartitionKey eq ").append(Filters.literal(partitionKey));
     for (String c : clauses) {
       sb.append(" and ").append(c);
     }
@@ -33,7 +33,7 @@ public final class RowRange {
   }
 
   private void add(String op, String value) {
-    clauses.add("RowKey " + op + " '" + value + "'");
+    clauses.add("RowKey " + op + " " + Filters.literal(value));
   }
 
   /** Rows of the primary key within {@code range}, after {@code start}, in either direction. */

@@ -2,6 +2,7 @@ package dev.stowage.azure.internal;
 
 import com.azure.data.tables.TableClient;
 import com.azure.data.tables.TableServiceClient;
+import com.azure.data.tables.models.ListEntitiesOptions;
 import com.azure.data.tables.models.TableEntity;
 import com.azure.data.tables.models.TableServiceException;
 import dev.stowage.InvalidRequestException;
@@ -9,6 +10,8 @@ import dev.stowage.NotFoundException;
 import dev.stowage.spi.IndexLayout;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.TableRef;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
@@ -18,6 +21,11 @@ import java.util.stream.Collectors;
  * it has indexes, an index table (see {@link TableNames}). The data table holds a schema entity in
  * partition {@value #META_PARTITION} (outside the item partitions, which all start with {@code k}),
  * so {@code ensureTable} can detect a layout that disagrees with the stored one.
+ *
+ * <p>An adopted table's data table is the application's own Azure table, which holds nothing of
+ * Stowage's but the properties of its items; its schema record, when it has indexes, lives in its
+ * index table (partition {@value #META_PARTITION}, which no index partition can be: those contain a
+ * {@code .}).
  */
 public final class Tables {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Tables.class);
@@ -32,14 +40,26 @@ public final class Tables {
     this.service = service;
   }
 
-  /** The client of the data table of {@code ref}. */
-  public TableClient data(TableRef ref) {
-    return client(TableNames.dataTable(ref));
+  /** The client of the table holding the items of {@code layout}. */
+  public TableClient data(TableLayout layout) {
+    return client(dataName(layout));
   }
 
-  /** The client of the index table of {@code ref}. */
-  public TableClient index(TableRef ref) {
-    return client(TableNames.indexTable(ref));
+  /** The client of the table holding the index entries of {@code layout}. */
+  public TableClient index(TableLayout layout) {
+    return client(indexName(layout));
+  }
+
+  /** The Azure table holding the items of {@code layout}. */
+  public static String dataName(TableLayout layout) {
+    return layout.adopted() ? layout.adoptedName() : TableNames.dataTable(layout.ref());
+  }
+
+  /** The Azure table holding the index entries of {@code layout}. */
+  public static String indexName(TableLayout layout) {
+    return layout.adopted()
+        ? TableNames.adoptedIndexTable(layout.ref())
+        : TableNames.indexTable(layout.ref());
   }
 
   private TableClient client(String name) {
@@ -48,13 +68,17 @@ public final class Tables {
 
   /** Creates the tables and schema record, or checks the stored schema. */
   public void ensure(TableLayout layout) {
+    if (layout.adopted()) {
+      ensureAdopted(layout);
+      return;
+    }
     String described = describe(layout);
     try {
       service.createTableIfNotExists(TableNames.dataTable(layout.ref()));
       if (!layout.indexes().isEmpty()) {
         service.createTableIfNotExists(TableNames.indexTable(layout.ref()));
       }
-      TableClient data = data(layout.ref());
+      TableClient data = data(layout);
       TableEntity meta =
           new TableEntity(META_PARTITION, META_ROW).addProperty(META_PROPERTY, described);
       try {
@@ -88,10 +112,14 @@ public final class Tables {
 
   /** Checks the schema record exists and agrees with {@code layout}; creates nothing. */
   public void open(TableLayout layout) {
+    if (layout.adopted()) {
+      openAdopted(layout);
+      return;
+    }
     String described = describe(layout);
     Object stored;
     try {
-      stored = data(layout.ref()).getEntity(META_PARTITION, META_ROW).getProperty(META_PROPERTY);
+      stored = data(layout).getEntity(META_PARTITION, META_ROW).getProperty(META_PROPERTY);
     } catch (RuntimeException e) {
       if (AzureErrors.status(e) == 404) {
         throw new NotFoundException(
@@ -115,9 +143,16 @@ public final class Tables {
     }
   }
 
-  /** Deletes the data and index tables of {@code ref}; missing tables are ignored. */
+  /**
+   * Deletes the data and index tables of {@code ref}, and the index table it has if it is an
+   * adopted table (never the adopted Azure table itself: the driver cannot tell from {@code ref}
+   * which table that is, and it is the application's); missing tables are ignored.
+   */
   public void drop(TableRef ref) {
-    for (String name : new String[] {TableNames.dataTable(ref), TableNames.indexTable(ref)}) {
+    for (String name :
+        new String[] {
+          TableNames.dataTable(ref), TableNames.indexTable(ref), TableNames.adoptedIndexTable(ref)
+        }) {
       try {
         service.deleteTable(name);
       } catch (RuntimeException e) {
@@ -130,19 +165,183 @@ public final class Tables {
 
   /** A canonical description of the key schema and indexes. */
   static String describe(TableLayout layout) {
+    return "key=" + describeKey(layout) + " indexes=" + describeIndexes(layout);
+  }
+
+  private static String describeKey(TableLayout layout) {
     var k = layout.keySchema();
-    String key =
-        k.partitionName()
-            + ":"
-            + k.partitionType()
-            + (k.hasSort()
-                ? "," + k.sortName().orElseThrow() + ":" + k.sortType().orElseThrow()
-                : "");
-    String indexes =
-        layout.indexes().stream()
-            .sorted(java.util.Comparator.comparing(IndexLayout::name))
-            .map(i -> i.name() + "(" + i.partitionAttribute() + "," + i.sortAttribute() + ")")
-            .collect(Collectors.joining(";"));
-    return "key=" + key + " indexes=" + indexes;
+    return k.partitionName()
+        + ":"
+        + k.partitionType()
+        + (k.hasSort() ? "," + k.sortName().orElseThrow() + ":" + k.sortType().orElseThrow() : "");
+  }
+
+  private static String describeIndexes(TableLayout layout) {
+    return layout.indexes().stream()
+        .sorted(java.util.Comparator.comparing(IndexLayout::name))
+        .map(i -> i.name() + "(" + i.partitionAttribute() + "," + i.sortAttribute() + ")")
+        .collect(Collectors.joining(";"));
+  }
+
+  /** Checks what can be checked of an adopted layout without a request. */
+  static void checkAdopted(TableLayout layout) {
+    TableNames.checkAdoptable(layout.adoptedName(), layout.ref());
+    AzureKeys.requireStringKeys(layout);
+  }
+
+  /**
+   * Creates the adopted table if it is missing (empty: Stowage writes nothing into it but items),
+   * and, when the spec has indexes, Stowage's index table for it with its schema record. An
+   * existing record with another adopted table or key schema is refused; one with other indexes is
+   * replaced, since indexes may be added to (and dropped from) an existing table.
+   */
+  private void ensureAdopted(TableLayout layout) {
+    checkAdopted(layout);
+    String name = layout.adoptedName();
+    try {
+      if (!exists(data(layout))) {
+        service.createTableIfNotExists(name);
+        LOG.info("created empty Azure table {} adopted by {}", name, layout.ref());
+      }
+      if (layout.indexes().isEmpty()) {
+        return;
+      }
+      service.createTableIfNotExists(indexName(layout));
+      TableClient index = index(layout);
+      TableEntity record = record(layout);
+      try {
+        index.createEntity(record);
+        LOG.info(
+            "created index table {} for {} (adopting {})", indexName(layout), layout.ref(), name);
+        return;
+      } catch (TableServiceException e) {
+        if (AzureErrors.status(e) != 409) {
+          throw e;
+        }
+      }
+      TableEntity stored = index.getEntity(META_PARTITION, META_ROW);
+      List<String> problems = adoptedDifferences(layout, stored, false);
+      if (!problems.isEmpty()) {
+        throw new InvalidRequestException(
+            "table "
+                + layout.ref()
+                + " disagrees with its index table: "
+                + String.join("; ", problems));
+      }
+      if (!describeIndexes(layout).equals(stored.getProperty(INDEXES_PROPERTY))) {
+        index.upsertEntity(record);
+        LOG.info(
+            "indexes of {} (adopting {}) are now {}", layout.ref(), name, describeIndexes(layout));
+      }
+    } catch (RuntimeException e) {
+      throw AzureErrors.translate(e, "ensuring adopted table " + layout.ref());
+    }
+  }
+
+  /**
+   * Checks that the adopted Azure table exists and, when the spec has indexes, that Stowage's index
+   * table for it records the same adopted table, key schema and indexes. Creates nothing.
+   */
+  private void openAdopted(TableLayout layout) {
+    checkAdopted(layout);
+    String name = layout.adoptedName();
+    try {
+      if (!exists(data(layout))) {
+        throw new NotFoundException(
+            "table "
+                + layout.ref()
+                + " adopts Azure table "
+                + name
+                + ", which does not exist; opening creates nothing (Stowage.ensureTable creates an"
+                + " empty table of that name)");
+      }
+      if (layout.indexes().isEmpty()) {
+        return;
+      }
+      TableEntity stored;
+      try {
+        stored = index(layout).getEntity(META_PARTITION, META_ROW);
+      } catch (RuntimeException e) {
+        if (AzureErrors.status(e) != 404) {
+          throw e;
+        }
+        throw new InvalidRequestException(
+            "table "
+                + layout.ref()
+                + " has indexes ("
+                + describeIndexes(layout)
+                + ") but no index table "
+                + indexName(layout)
+                + " yet; Stowage.ensureTable creates it, and Table.backfillIndexes indexes the"
+                + " entities already in "
+                + name);
+      }
+      List<String> problems = adoptedDifferences(layout, stored, true);
+      if (!problems.isEmpty()) {
+        throw new InvalidRequestException(
+            "table " + layout.ref() + " disagrees with its spec: " + String.join("; ", problems));
+      }
+    } catch (RuntimeException e) {
+      throw AzureErrors.translate(e, "opening adopted table " + layout.ref());
+    }
+  }
+
+  private static final String ADOPTS_PROPERTY = "adopts";
+  private static final String KEY_PROPERTY = "key";
+  private static final String INDEXES_PROPERTY = "indexes";
+
+  private static TableEntity record(TableLayout layout) {
+    return new TableEntity(META_PARTITION, META_ROW)
+        .addProperty(ADOPTS_PROPERTY, layout.adoptedName())
+        .addProperty(KEY_PROPERTY, describeKey(layout))
+        .addProperty(INDEXES_PROPERTY, describeIndexes(layout));
+  }
+
+  private static List<String> adoptedDifferences(
+      TableLayout layout, TableEntity stored, boolean withIndexes) {
+    List<String> problems = new ArrayList<>();
+    Object adopts = stored.getProperty(ADOPTS_PROPERTY);
+    // Azure compares table names case-insensitively.
+    if (!(adopts instanceof String a) || !a.equalsIgnoreCase(layout.adoptedName())) {
+      problems.add(
+          "its index table "
+              + indexName(layout)
+              + " belongs to an adoption of "
+              + adopts
+              + ", the spec adopts "
+              + layout.adoptedName());
+    }
+    Object key = stored.getProperty(KEY_PROPERTY);
+    if (!describeKey(layout).equals(key)) {
+      problems.add("the key schema is " + key + ", the spec says " + describeKey(layout));
+    }
+    Object indexes = stored.getProperty(INDEXES_PROPERTY);
+    if (withIndexes && !describeIndexes(layout).equals(indexes)) {
+      problems.add(
+          "the indexes are ["
+              + indexes
+              + "], the spec says ["
+              + describeIndexes(layout)
+              + "] (Stowage.ensureTable changes them; Table.backfillIndexes fills new ones)");
+    }
+    return problems;
+  }
+
+  /** True if the table exists: one request reading at most one entity's PartitionKey. */
+  private static boolean exists(TableClient client) {
+    try {
+      client
+          .listEntities(
+              new ListEntitiesOptions().setTop(1).setSelect(List.of("PartitionKey")), null, null)
+          .iterableByPage()
+          .iterator()
+          .hasNext();
+      return true;
+    } catch (RuntimeException e) {
+      if (AzureErrors.status(e) == 404) {
+        return false;
+      }
+      throw e;
+    }
   }
 }

@@ -51,14 +51,14 @@ final class Transaction {
           indexed || op.expect() instanceof Expectation.Any || op instanceof TxOp.Put
               ? store.get(layout, key)
               : Optional.empty();
-      String pk = AzureKeys.partitionKey(key.partition());
+      String pk = AzureKeys.partitionKey(layout, key.partition());
       if (op instanceof TxOp.Put put) {
         previous.ifPresent(r -> stale.addAll(ItemWriter.staleEntries(layout, key, r)));
         String nonce = indexed ? IndexEntries.newNonce() : null;
         fresh.addAll(IndexEntries.entries(layout, key, put.item(), nonce));
         TableEntity e = ItemStore.entity(layout, key, put.item(), nonce, previous.orElse(null));
         actions.add(ItemStore.putAction(e, op.expect()));
-        if (key.sortOrNull() != null) {
+        if (AzureKeys.mirrored(layout)) {
           actions.add(
               new TableTransactionAction(
                   TableTransactionActionType.UPSERT_REPLACE, ItemStore.mirror(e, key)));
@@ -71,21 +71,21 @@ final class Transaction {
           continue;
         }
         previous.ifPresent(r -> stale.addAll(ItemWriter.staleEntries(layout, key, r)));
-        TableEntity target = new TableEntity(pk, AzureKeys.rowKey(key));
+        TableEntity target = new TableEntity(pk, AzureKeys.rowKey(layout, key));
         boolean ifUnchanged = op.expect() instanceof Expectation.Token;
         if (ifUnchanged) {
           target.addProperty("odata.etag", ((Expectation.Token) op.expect()).token());
         }
         actions.add(
             new TableTransactionAction(TableTransactionActionType.DELETE, target, ifUnchanged));
-        if (key.sortOrNull() != null) {
+        if (AzureKeys.mirrored(layout)) {
           actions.add(
               new TableTransactionAction(
                   TableTransactionActionType.DELETE,
                   new TableEntity(pk, AzureKeys.mirrorRowKey(key.sortOrNull()))));
         }
       } else if (op.expect() instanceof Expectation.Token t) {
-        TableEntity target = new TableEntity(pk, AzureKeys.rowKey(key));
+        TableEntity target = new TableEntity(pk, AzureKeys.rowKey(layout, key));
         target.addProperty("odata.etag", t.token());
         actions.add(
             new TableTransactionAction(TableTransactionActionType.UPDATE_MERGE, target, true));
@@ -99,13 +99,15 @@ final class Transaction {
               + Batches.MAX_ACTIONS
               + " actions; this one needs "
               + actions.size()
-              + " (items with a sort key take two: item and mirror row)");
+              + (AzureKeys.mirrored(layout)
+                  ? " (items with a sort key take two: item and mirror row)"
+                  : ""));
     }
     if (actions.isEmpty()) {
       return;
     }
     index.write(layout, fresh);
-    TableClient client = tables.data(layout.ref());
+    TableClient client = tables.data(layout);
     try {
       client.submitTransaction(actions);
     } catch (RuntimeException e) {

@@ -102,4 +102,45 @@ class EntityCodecTest {
         .isNull();
     assertThat(EntityCodec.keepType(AttributeValue.of("x"), "y")).isNull();
   }
+
+  @Test
+  void namesOtherToolsWriteReadAsThemselvesAndAreWrittenBackUnchanged() {
+    Map<String, Object> p = new HashMap<>();
+    p.put("first_name", "Ann");
+    p.put("__typename", "Person");
+    p.put("a__b", 1);
+    p.put("_3_a_2e_b", "an escape: reads as a.b");
+    Item item = EntityCodec.item(KEYS, Key.of("x"), p);
+    assertThat(item.find("first_name")).contains(AttributeValue.of("Ann"));
+    assertThat(item.find("__typename")).contains(AttributeValue.of("Person"));
+    assertThat(item.find("a__b")).contains(AttributeValue.of(1));
+    assertThat(item.find("a.b")).contains(AttributeValue.of("an escape: reads as a.b"));
+    assertThat(EntityCodec.properties(KEYS, item, p)).isEqualTo(p);
+  }
+
+  @Test
+  void reservedNamesThatDoNotHoldStowagesEncodingsAreReportedByName() {
+    Map<String, Object> p = new HashMap<>();
+    p.put("_1_notes", "a string, not Stowage's typed encoding");
+    assertThat(
+            org.assertj.core.api.Assertions.catchThrowable(
+                () -> EntityCodec.item(KEYS, Key.of("x"), p)))
+        .isInstanceOf(dev.stowage.IntegrityException.class)
+        .hasMessageContaining("_1_notes");
+    Map<String, Object> copy = new HashMap<>();
+    copy.put("id", "x");
+    copy.put("v", true);
+    Item read = EntityCodec.item(KEYS, Key.of("x"), copy);
+    assertThat(read).isEqualTo(Item.builder().put("id", "x").put("v", true).build());
+    assertThat(EntityCodec.properties(KEYS, read, copy))
+        .as("an application's copy of its key is kept")
+        .isEqualTo(copy);
+    Map<String, Object> twice = new HashMap<>();
+    twice.put("id", "a property named like the key attribute");
+    assertThat(
+            org.assertj.core.api.Assertions.catchThrowable(
+                () -> EntityCodec.item(KEYS, Key.of("x"), twice)))
+        .isInstanceOf(dev.stowage.IntegrityException.class)
+        .hasMessageContaining("'id'");
+  }
 }
