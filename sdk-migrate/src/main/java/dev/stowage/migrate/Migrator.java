@@ -399,7 +399,7 @@ public final class Migrator {
       List<StoredItem> items,
       Counters c,
       List<Misfit> misfits) {
-    DriverLimits limits = targetDriver.limits();
+    DriverLimits limits = targetDriver.limits(targetLayout);
     List<WriteOp> writes = new ArrayList<>();
     java.util.Set<Key> refit = new java.util.HashSet<>();
     for (StoredItem s : items) {
@@ -603,7 +603,7 @@ public final class Migrator {
             retry,
             spec,
             targetSpec,
-            targetDriver.limits(),
+            targetDriver.limits(targetLayout),
             sourceDriver,
             sourceBlobs,
             sourceLayout,
