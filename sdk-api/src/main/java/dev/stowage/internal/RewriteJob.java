@@ -111,14 +111,21 @@ final class RewriteJob implements MaintenanceJob {
       return false;
     }
     // Index attributes are never encoded or moved, so the stored values are the user's values.
+    // Native indexes have no synthesized values: the backend indexes their attributes itself.
     Map<String, AttributeValue> user = new LinkedHashMap<>();
     for (IndexSpec index : t.spec.indexes()) {
+      if (index.isNative()) {
+        continue;
+      }
       for (String a : index.attributes()) {
         stored.find(a).ifPresent(v -> user.put(a, v));
       }
     }
     Item expected = t.form.encode(Item.of(user), t.spec.keySchema().keyOf(stored), List.of());
     for (IndexSpec index : t.spec.indexes()) {
+      if (index.isNative()) {
+        continue;
+      }
       IndexLayout l = IndexLayout.of(index);
       for (String synthesized : List.of(l.partitionAttribute(), l.sortAttribute())) {
         if (!Objects.equals(expected.find(synthesized), stored.find(synthesized))) {

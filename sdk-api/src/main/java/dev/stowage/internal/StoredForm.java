@@ -23,7 +23,9 @@ import java.util.Set;
 
 /**
  * Converts between an application's item and the form a driver stores: attribute codecs applied,
- * index values synthesized, request ids recorded; and back. Thread-safe.
+ * index values synthesized, request ids recorded; and back. Native indexes get no synthesized
+ * values (the backend indexes their plain attributes), but their attributes must hold the declared
+ * types. Thread-safe.
  */
 final class StoredForm {
   /** Reserved attribute listing the request ids recently applied to an item. */
@@ -100,6 +102,10 @@ final class StoredForm {
     for (int i = 0; i < layouts.size(); i++) {
       IndexSpec index = spec.indexes().get(i);
       IndexLayout layout = layouts.get(i);
+      if (index.isNative()) {
+        checkNativeTypes(user, key, layout);
+        continue;
+      }
       List<KeyValue> p = indexValues(user, index, index.partitionAttributes());
       List<KeyValue> s = indexValues(user, index, index.sortAttributes());
       if (p != null && s != null) {
@@ -131,6 +137,48 @@ final class StoredForm {
       out.put(WRITE_ID, AttributeValue.of(writeId));
     }
     return ItemAccess.ofStored(out);
+  }
+
+  /**
+   * Refuses a value of another type than a native index declares for its attribute: the backend
+   * would refuse it (DynamoDB rejects a GSI key of the wrong type) or index it where no query of
+   * the index finds it.
+   */
+  private void checkNativeTypes(Item user, Key key, IndexLayout layout) {
+    checkNativeType(
+        user, key, layout, layout.partitionAttribute(), layout.partitionType(), "partition");
+    if (layout.sortAttribute() != null) {
+      checkNativeType(user, key, layout, layout.sortAttribute(), layout.sortType(), "sort");
+    }
+  }
+
+  private void checkNativeType(
+      Item user,
+      Key key,
+      IndexLayout layout,
+      String attribute,
+      dev.stowage.item.AttributeType type,
+      String side) {
+    AttributeValue v = user.find(attribute).orElse(null);
+    if (v != null && v.type() != type) {
+      throw new InvalidRequestException(
+          "attribute '"
+              + attribute
+              + "' of item "
+              + key
+              + " in table '"
+              + spec.name()
+              + "' is the "
+              + side
+              + " attribute of native index '"
+              + layout.name()
+              + "' (backend index '"
+              + layout.nativeName()
+              + "'), which holds "
+              + type
+              + " values, not "
+              + v.type());
+    }
   }
 
   /**
