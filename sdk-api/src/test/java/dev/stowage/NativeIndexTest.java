@@ -177,6 +177,62 @@ class NativeIndexTest {
   }
 
   @Test
+  void aDriverUnawareOfNativeIndexesIsRefusedByTheCore() {
+    // A driver written before native indexes existed neither declares nor refuses them.
+    MemoryDriver inner = MemoryDriver.create();
+    dev.stowage.spi.StorageDriver unaware =
+        new dev.stowage.spi.ForwardingDriver(inner) {
+          @Override
+          public java.util.Set<Capability> capabilities() {
+            var c = java.util.EnumSet.copyOf(inner.capabilities());
+            c.remove(Capability.NATIVE_INDEXES);
+            return c;
+          }
+        };
+    try (Stowage s = Stowage.builder(unaware).build()) {
+      UnsupportedCapabilityException e =
+          catchThrowableOfType(
+              UnsupportedCapabilityException.class, () -> s.ensureTable(spec("GSI1")));
+      assertThat(e.getMessage())
+          .contains("the memory driver cannot use the backend's own secondary indexes")
+          .contains("byStatus")
+          .contains("IndexSpec.of");
+      assertThatThrownBy(
+              () -> inner.openTable(new TableLayout(new TableRef("", "orders"), KEYS, List.of())))
+          .as("nothing was created")
+          .isInstanceOf(NotFoundException.class);
+    }
+  }
+
+  @Test
+  void deleteJobsRunOverNativeIndexes() {
+    try (Stowage s = Stowage.builder(MemoryDriver.create()).build()) {
+      Table t = s.ensureTable(spec("GSI1"));
+      for (int i = 0; i < 25; i++) {
+        t.put(
+            Item.builder()
+                .put("pk", "p" + i % 3)
+                .put("sk", i)
+                .put("status", i % 2 == 0 ? "done" : "open")
+                .put("created", i)
+                .build());
+      }
+      Query done =
+          Query.index("byStatus")
+              .partition(AttributeValue.of("done"))
+              .sort(dev.stowage.query.SortCondition.lt(AttributeValue.of(20)))
+              .build();
+      DeleteJob.Progress p = t.deleteWhere(done, new DeleteJob.Options(0, 4, false, null)).run();
+      assertThat(p.deleted()).isEqualTo(10);
+      assertThat(t.queryAll(Query.index("byStatus").partition(AttributeValue.of("done")).build()))
+          .extracting(i -> i.getNumber("created").intValue())
+          .containsExactly(20, 22, 24);
+      assertThat(t.queryAll(Query.index("byStatus").partition(AttributeValue.of("open")).build()))
+          .hasSize(12);
+    }
+  }
+
+  @Test
   void consistentQueriesAreAllowedPerIndexWhereTheDriverSaysSo() {
     MemoryDriver plain =
         MemoryDriver.builder().without(Capability.CONSISTENT_INDEX_QUERIES).build();
@@ -199,7 +255,11 @@ class NativeIndexTest {
           catchThrowableOfType(
               UnsupportedCapabilityException.class, () -> s.ensureTable(spec("GSI1")));
       assertThat(e.capability()).isEqualTo("NATIVE_INDEXES");
-      assertThat(e.getMessage()).contains("byStatus").contains("GSI1").contains("IndexSpec.of");
+      assertThat(e.getMessage())
+          .as("the driver's own reason")
+          .contains("built without native indexes")
+          .contains("byStatus")
+          .contains("GSI1");
       assertThatThrownBy(() -> s.table(spec("GSI1")))
           .isInstanceOf(UnsupportedCapabilityException.class);
       TableLayout layout =

@@ -104,10 +104,15 @@ public final class MemoryDriver implements StorageDriver {
 
   private void requireNativeIndexes(TableLayout layout) {
     if (layout.hasNativeIndexes() && !capabilities.contains(Capability.NATIVE_INDEXES)) {
+      var first = layout.indexes().stream().filter(i -> i.isNative()).findFirst().orElseThrow();
       throw new dev.stowage.UnsupportedCapabilityException(
           Capability.NATIVE_INDEXES.name(),
           "this memory driver was built without native indexes, like a backend that has no"
-              + " secondary indexes of its own (Azure Table Storage)");
+              + " secondary indexes of its own (Azure Table Storage), so index '"
+              + first.name()
+              + "' cannot map to native index '"
+              + first.nativeName()
+              + "'");
     }
   }
 
