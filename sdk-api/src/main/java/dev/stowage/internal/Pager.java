@@ -296,7 +296,7 @@ final class Pager {
       return; // deleted while the page was read
     }
     Key key = t.spec.keySchema().keyOf(s.item());
-    if (plan.index() != null && !matchesIndex(plan, s.item(), key)) {
+    if (plan.index() != null && !plan.index().isNative() && !matchesIndex(plan, s.item(), key)) {
       return;
     }
     Item decoded = t.form.decode(restored, key, needed);
