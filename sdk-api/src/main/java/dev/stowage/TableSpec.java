@@ -1,6 +1,7 @@
 package dev.stowage;
 
 import dev.stowage.item.AttributeNames;
+import dev.stowage.item.AttributeType;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -19,7 +20,9 @@ import java.util.regex.Pattern;
  * {@code _} or {@code -}. Validation rejects, with a message naming the problem: key attributes
  * that are compressed or encrypted, indexes over compressed or encrypted attributes or over key
  * attributes' own names twice, duplicate index names, a version attribute that is a key or encoded
- * attribute.
+ * attribute, a {@linkplain IndexSpec#nativeIndex native index} declaring a key attribute with
+ * another type than the key schema's, or two native indexes declaring one attribute with different
+ * types.
  */
 public final class TableSpec {
   private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_-]{2,39}");
@@ -177,6 +180,15 @@ public final class TableSpec {
       return index(IndexSpec.of(indexName, partitionAttributes, sortAttributes));
     }
 
+    /**
+     * Adds a native index returning whole items: the backend's own secondary index {@code
+     * nativeName} keyed by {@code key}; see {@link IndexSpec#nativeIndex(String, String,
+     * KeySchema)}.
+     */
+    public Builder nativeIndex(String indexName, String nativeName, KeySchema key) {
+      return index(IndexSpec.nativeIndex(indexName, nativeName, key));
+    }
+
     /** Declares how an attribute is stored. */
     public Builder policy(String attribute, AttributePolicy policy) {
       policies.put(AttributeNames.validate(attribute), Objects.requireNonNull(policy, "policy"));
@@ -262,7 +274,11 @@ public final class TableSpec {
         }
       }
       List<String> names = new ArrayList<>();
+      Map<String, IndexSpec> nativeTypes = new LinkedHashMap<>();
       for (IndexSpec index : indexes) {
+        if (index.isNative()) {
+          checkNativeTypes(index, nativeTypes);
+        }
         if (names.contains(index.name())) {
           throw new IllegalArgumentException(
               "table '" + name + "' declares index '" + index.name() + "' twice");
@@ -303,6 +319,67 @@ public final class TableSpec {
         }
       }
       return new TableSpec(this);
+    }
+
+    /**
+     * A native index's attributes hold values of its declared types, which must agree with the
+     * table's key types and with other native indexes over the same attributes: the core checks
+     * every written value against them.
+     */
+    private void checkNativeTypes(IndexSpec index, Map<String, IndexSpec> declaredBy) {
+      KeySchema key = index.nativeIndex().key();
+      Map<String, AttributeType> declared = new LinkedHashMap<>();
+      declared.put(key.partitionName(), key.partitionType());
+      key.sortName().ifPresent(s -> declared.put(s, key.sortType().orElseThrow()));
+      for (var e : declared.entrySet()) {
+        String a = e.getKey();
+        AttributeType type = e.getValue();
+        AttributeType keyType =
+            a.equals(keySchema.partitionName())
+                ? keySchema.partitionType()
+                : keySchema
+                    .sortName()
+                    .filter(a::equals)
+                    .flatMap(x -> keySchema.sortType())
+                    .orElse(null);
+        if (keyType != null && keyType != type) {
+          throw new IllegalArgumentException(
+              "native index '"
+                  + index.name()
+                  + "' of table '"
+                  + name
+                  + "' declares '"
+                  + a
+                  + "' as "
+                  + type
+                  + ", but it is a "
+                  + keyType
+                  + " key attribute of the table");
+        }
+        IndexSpec other = declaredBy.putIfAbsent(a, index);
+        if (other != null) {
+          AttributeType otherType =
+              other.nativeIndex().key().partitionName().equals(a)
+                  ? other.nativeIndex().key().partitionType()
+                  : other.nativeIndex().key().sortType().orElseThrow();
+          if (otherType != type) {
+            throw new IllegalArgumentException(
+                "attribute '"
+                    + a
+                    + "' of table '"
+                    + name
+                    + "' is "
+                    + otherType
+                    + " in native index '"
+                    + other.name()
+                    + "' but "
+                    + type
+                    + " in native index '"
+                    + index.name()
+                    + "'");
+          }
+        }
+      }
     }
   }
 }

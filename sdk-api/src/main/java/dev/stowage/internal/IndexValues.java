@@ -24,8 +24,13 @@ import java.util.List;
  * <p>Index queries match partition values exactly, so values written under another definition of an
  * index of the same name (other partition or sort attributes) never match a query of the current
  * one: they are stale until a backfill rewrites them, and are never returned meanwhile. The
- * projection is not part of the fingerprint (it changes no stored value). Stateless and
- * thread-safe.
+ * projection is not part of the fingerprint (it changes no stored value).
+ *
+ * <p>A native index ({@link IndexSpec#isNative()}) has no stored values of Stowage's: the backend
+ * indexes plain attributes. Its fingerprint only tells cursors apart: SHA-256 of {@code
+ * "stowage-native-index-v1" || 00 || list(native name, partition attribute, partition type[, sort
+ * attribute, sort type])}, so a cursor of an index redefined since (another backend index, other
+ * attributes or types) is refused. Stateless and thread-safe.
  */
 public final class IndexValues {
   /** First byte of a fingerprinted partition value (tuples themselves start with {@code 01}). */
@@ -36,15 +41,31 @@ public final class IndexValues {
 
   private static final byte[] LABEL = "stowage-index-v1".getBytes(StandardCharsets.US_ASCII);
 
+  private static final byte[] NATIVE_LABEL =
+      "stowage-native-index-v1".getBytes(StandardCharsets.US_ASCII);
+
   private IndexValues() {}
 
   /** The fingerprint of an index definition: its partition and sort attributes, in order. */
   public static int fingerprint(IndexSpec index) {
     ValueWire.Writer w = new ValueWire.Writer();
-    names(w, index.partitionAttributes());
-    names(w, index.sortAttributes());
+    byte[] label = LABEL;
+    if (index.isNative()) {
+      label = NATIVE_LABEL;
+      var key = index.nativeIndex().key();
+      List<String> parts = new java.util.ArrayList<>();
+      parts.add(index.nativeIndex().name());
+      parts.add(key.partitionName());
+      parts.add(key.partitionType().name());
+      key.sortName().ifPresent(parts::add);
+      key.sortType().ifPresent(t -> parts.add(t.name()));
+      names(w, parts);
+    } else {
+      names(w, index.partitionAttributes());
+      names(w, index.sortAttributes());
+    }
     MessageDigest sha = sha256();
-    sha.update(LABEL);
+    sha.update(label);
     sha.update((byte) 0);
     byte[] digest = sha.digest(w.toByteArray());
     return ((digest[0] & 0xFF) << 24)
@@ -53,9 +74,17 @@ public final class IndexValues {
         | (digest[3] & 0xFF);
   }
 
-  /** The stored partition value of {@code index} for the given partition values. */
+  /**
+   * The stored partition value of {@code index} for the given partition values.
+   *
+   * @throws IllegalArgumentException for a native index, which has no stored value of Stowage's
+   */
   public static AttributeValue.BinaryValue partition(
       IndexSpec index, List<? extends KeyValue> values) {
+    if (index.isNative()) {
+      throw new IllegalArgumentException(
+          "native index '" + index.name() + "' has no synthesized partition value");
+    }
     return partition(fingerprint(index), values);
   }
 

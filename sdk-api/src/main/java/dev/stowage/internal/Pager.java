@@ -59,10 +59,13 @@ final class Pager {
     ConditionEvaluator.validate(q.filter().orElse(null), t.spec, "a filter");
     if (plan.index() != null
         && q.consistentRead()
-        && !t.shared.driver.capabilities().contains(Capability.CONSISTENT_INDEX_QUERIES)) {
+        && !t.shared.driver.consistentIndexQueries(t.layout, plan.index().name())) {
       throw new UnsupportedCapabilityException(
-          "CONSISTENT_INDEX_QUERIES",
-          t.shared.driver.name() + " index queries are eventually consistent");
+          Capability.CONSISTENT_INDEX_QUERIES.name(),
+          t.shared.driver.name()
+              + " queries of index '"
+              + plan.index().name()
+              + "' are eventually consistent");
     }
     return new CursorState(
         t.ref.namespace(),
@@ -293,7 +296,7 @@ final class Pager {
       return; // deleted while the page was read
     }
     Key key = t.spec.keySchema().keyOf(s.item());
-    if (plan.index() != null && !matchesIndex(plan, s.item(), key)) {
+    if (plan.index() != null && !plan.index().isNative() && !matchesIndex(plan, s.item(), key)) {
       return;
     }
     Item decoded = t.form.decode(restored, key, needed);
@@ -357,6 +360,10 @@ final class Pager {
       return inRange && anchor.key().partition().equals(plan.partition()) ? s : Optional.empty();
     }
     AttributeValue p = item.find(plan.layout().partitionAttribute()).orElse(null);
+    if (plan.layout().sortAttribute() == null) {
+      // A native index without sort attribute: entries order by primary key alone.
+      return plan.partition().equals(p) ? s : Optional.empty();
+    }
     AttributeValue sv = item.find(plan.layout().sortAttribute()).orElse(null);
     boolean same =
         plan.partition().equals(p)

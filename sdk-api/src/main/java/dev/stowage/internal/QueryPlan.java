@@ -20,7 +20,9 @@ import java.util.List;
 
 /**
  * A validated query translated into what a driver needs: the index (if any), the partition value
- * and the sort range. Immutable.
+ * and the sort range. Queries of indexes Stowage maintains become binary tuple encodings; queries
+ * of the primary key and of native indexes ({@link IndexSpec#isNative()}) keep raw values, checked
+ * against the key's or the native index's declared types. Immutable.
  *
  * @param index the index spec or null
  * @param layout the index layout or null
@@ -44,6 +46,11 @@ record QueryPlan(
    */
   static QueryPlan of(TableSpec spec, Query q, DriverLimits limits) {
     QueryPlan plan = of(spec, q);
+    if (plan.index != null && plan.index.isNative()) {
+      // Raw values go to the backend as they are: values written by other applications may be
+      // longer than Stowage would write, and the backend itself bounds what a query may name.
+      return plan;
+    }
     if (plan.index == null) {
       int max = limits.maxPartitionKeyBytes();
       return KeyRules.bytes(plan.partition) > max ? plan.nothing() : plan;
@@ -103,6 +110,9 @@ record QueryPlan(
                   () ->
                       new NotFoundException(
                           "table '" + spec.name() + "' has no index '" + name + "'"));
+      if (index.isNative()) {
+        return nativePlan(index, q);
+      }
       if (q.partitionValues().size() != index.partitionAttributes().size()) {
         throw new InvalidRequestException(
             "index '"
@@ -169,6 +179,72 @@ record QueryPlan(
       range = primaryRange(s);
     }
     return new QueryPlan(null, null, p, range, false);
+  }
+
+  /**
+   * A query of a native index: one raw partition value and a raw sort range, exactly like a
+   * primary-key query on the native index's key.
+   */
+  private static QueryPlan nativePlan(IndexSpec index, Query q) {
+    KeySchema key = index.nativeIndex().key();
+    String what = "native index '" + index.name() + "'";
+    if (q.partitionValues().size() != 1) {
+      throw new InvalidRequestException(
+          what
+              + " is partitioned by '"
+              + key.partitionName()
+              + "': give one partition value, not "
+              + q.partitionValues().size());
+    }
+    KeyValue p = q.partitionValues().get(0);
+    if (p.type() != key.partitionType()) {
+      throw new InvalidRequestException(
+          what
+              + " is partitioned by '"
+              + key.partitionName()
+              + "', which holds "
+              + key.partitionType()
+              + " values, not "
+              + p.type());
+    }
+    KeyRange range = KeyRange.ALL;
+    if (q.sort().isPresent()) {
+      SortCondition s = q.sort().get();
+      if (!key.hasSort()) {
+        throw new InvalidRequestException(
+            what + " has no sort attribute, so a query of it cannot have a sort condition");
+      }
+      AttributeType type = key.sortType().orElseThrow();
+      if (s.values().size() != 1 || s.high().size() > 1) {
+        throw new InvalidRequestException(
+            what
+                + " is sorted by the one attribute '"
+                + key.sortName().orElseThrow()
+                + "': a sort condition takes one value");
+      }
+      for (KeyValue v : s.values()) {
+        requireNativeType(v, type, what, key);
+      }
+      for (KeyValue v : s.high()) {
+        requireNativeType(v, type, what, key);
+      }
+      range = primaryRange(s);
+    }
+    return new QueryPlan(index, IndexLayout.of(index), p, range, false);
+  }
+
+  private static void requireNativeType(
+      KeyValue v, AttributeType type, String what, KeySchema key) {
+    if (v.type() != type) {
+      throw new InvalidRequestException(
+          what
+              + " is sorted by '"
+              + key.sortName().orElseThrow()
+              + "', which holds "
+              + type
+              + " values, not "
+              + v.type());
+    }
   }
 
   private static void requireType(KeyValue v, AttributeType type, KeySchema keys) {

@@ -24,7 +24,9 @@ import java.util.Set;
 
 /**
  * Converts between an application's item and the form a driver stores: attribute codecs applied,
- * index values synthesized, request ids recorded; and back. Thread-safe.
+ * index values synthesized, request ids recorded; and back. Native indexes get no synthesized
+ * values (the backend indexes their plain attributes), but their attributes must hold the declared
+ * types. Thread-safe.
  */
 final class StoredForm {
   /** Reserved attribute listing the request ids recently applied to an item. */
@@ -112,10 +114,16 @@ final class StoredForm {
       out.put(name, codecs.encode(spec.name(), key, name, policy, e.getValue()));
     }
     for (int i = 0; i < layouts.size(); i++) {
+      IndexLayout layout = layouts.get(i);
+      if (spec.indexes().get(i).isNative()) {
+        // The backend indexes a native index's own attributes: nothing to synthesize.
+        checkNativeTypes(user, key, layout);
+        continue;
+      }
       Synthesized values = synthesize(i, user, key, strictIndexes);
       if (values != null) {
-        out.put(layouts.get(i).partitionAttribute(), values.partition());
-        out.put(layouts.get(i).sortAttribute(), values.sort());
+        out.put(layout.partitionAttribute(), values.partition());
+        out.put(layout.sortAttribute(), values.sort());
       }
     }
     if (!requestIds.isEmpty()) {
@@ -163,6 +171,9 @@ final class StoredForm {
    */
   Synthesized synthesize(int i, Item attributes, Key key, boolean strict) {
     IndexSpec index = spec.indexes().get(i);
+    if (index.isNative()) {
+      return null;
+    }
     List<KeyValue> p = indexValues(attributes, index, index.partitionAttributes(), strict);
     List<KeyValue> s = indexValues(attributes, index, index.sortAttributes(), strict);
     if (p == null || s == null) {
@@ -202,6 +213,9 @@ final class StoredForm {
     IndexState state = IndexState.CURRENT;
     for (int i = 0; i < layouts.size(); i++) {
       IndexLayout layout = layouts.get(i);
+      if (spec.indexes().get(i).isNative()) {
+        continue;
+      }
       Synthesized now = synthesize(i, stored, key, false);
       AttributeValue p = stored.find(layout.partitionAttribute()).orElse(null);
       AttributeValue s = stored.find(layout.sortAttribute()).orElse(null);
@@ -216,6 +230,48 @@ final class StoredForm {
       }
     }
     return state;
+  }
+
+  /**
+   * Refuses a value of another type than a native index declares for its attribute: the backend
+   * would refuse it (DynamoDB rejects a GSI key of the wrong type) or index it where no query of
+   * the index finds it.
+   */
+  private void checkNativeTypes(Item user, Key key, IndexLayout layout) {
+    checkNativeType(
+        user, key, layout, layout.partitionAttribute(), layout.partitionType(), "partition");
+    if (layout.sortAttribute() != null) {
+      checkNativeType(user, key, layout, layout.sortAttribute(), layout.sortType(), "sort");
+    }
+  }
+
+  private void checkNativeType(
+      Item user,
+      Key key,
+      IndexLayout layout,
+      String attribute,
+      dev.stowage.item.AttributeType type,
+      String side) {
+    AttributeValue v = user.find(attribute).orElse(null);
+    if (v != null && v.type() != type) {
+      throw new InvalidRequestException(
+          "attribute '"
+              + attribute
+              + "' of item "
+              + key
+              + " in table '"
+              + spec.name()
+              + "' is the "
+              + side
+              + " attribute of native index '"
+              + layout.name()
+              + "' (backend index '"
+              + layout.nativeName()
+              + "'), which holds "
+              + type
+              + " values, not "
+              + v.type());
+    }
   }
 
   /**

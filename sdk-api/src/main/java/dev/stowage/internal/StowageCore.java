@@ -116,6 +116,7 @@ public final class StowageCore {
   private Table open(TableSpec spec, boolean create) {
     TableRef ref = new TableRef(namespace, spec.name());
     TableLayout layout = layout(ref, spec);
+    requireNativeIndexes(spec, layout);
     // A spec already checked (or created) on this store needs no further request.
     if (!spec.equals(shared.ensured.get(ref))) {
       if (create) {
@@ -126,6 +127,38 @@ public final class StowageCore {
       shared.ensured.put(ref, spec);
     }
     return new CoreTable(shared, ref, spec, layout);
+  }
+
+  /**
+   * Refuses native indexes on a driver that does not declare them before it creates anything: a
+   * driver unaware of them would take their plain attributes for synthesized ones. The driver's own
+   * refusal, which says why its backend has none, is asked for with {@code openTable}, which never
+   * creates or changes anything.
+   */
+  private void requireNativeIndexes(TableSpec spec, TableLayout layout) {
+    var natives = spec.indexes().stream().filter(dev.stowage.IndexSpec::isNative).toList();
+    if (!natives.isEmpty()
+        && !shared.driver.capabilities().contains(dev.stowage.spi.Capability.NATIVE_INDEXES)) {
+      try {
+        shared.driver.openTable(layout);
+      } catch (dev.stowage.UnsupportedCapabilityException refused) {
+        throw refused;
+      } catch (dev.stowage.StowageException other) {
+        // Missing table, other disagreements: the refusal below says what matters first.
+      }
+      var first = natives.get(0);
+      throw new dev.stowage.UnsupportedCapabilityException(
+          dev.stowage.spi.Capability.NATIVE_INDEXES.name(),
+          "the "
+              + shared.driver.name()
+              + " driver cannot use the backend's own secondary indexes, so table '"
+              + spec.name()
+              + "' cannot map index '"
+              + first.name()
+              + "' to native index '"
+              + first.nativeIndex().name()
+              + "'; declare it with IndexSpec.of instead, an index Stowage maintains itself");
+    }
   }
 
   static TableLayout layout(TableRef ref, TableSpec spec) {

@@ -86,8 +86,16 @@ public final class MemoryDriver implements StorageDriver {
     return capabilities;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The memory backend has no indexes but the ones its layouts declare, so a native index (see
+   * {@link dev.stowage.spi.IndexLayout#isNative()}) is created here like any other, over the plain
+   * values of its attributes, and filled from the items already stored.
+   */
   @Override
   public void ensureTable(TableLayout layout) {
+    requireNativeIndexes(layout);
     MemoryTable existing = tables.putIfAbsent(layout.ref(), new MemoryTable(layout, limits));
     if (existing != null && !existing.layout.keySchema().equals(layout.keySchema())) {
       throw new InvalidRequestException(
@@ -103,8 +111,23 @@ public final class MemoryDriver implements StorageDriver {
     }
   }
 
+  private void requireNativeIndexes(TableLayout layout) {
+    if (layout.hasNativeIndexes() && !capabilities.contains(Capability.NATIVE_INDEXES)) {
+      var first = layout.indexes().stream().filter(i -> i.isNative()).findFirst().orElseThrow();
+      throw new dev.stowage.UnsupportedCapabilityException(
+          Capability.NATIVE_INDEXES.name(),
+          "this memory driver was built without native indexes, like a backend that has no"
+              + " secondary indexes of its own (Azure Table Storage), so index '"
+              + first.name()
+              + "' cannot map to native index '"
+              + first.nativeName()
+              + "'");
+    }
+  }
+
   @Override
   public void openTable(TableLayout layout) {
+    requireNativeIndexes(layout);
     MemoryTable existing = tables.get(layout.ref());
     if (existing == null) {
       throw new NotFoundException(
@@ -118,14 +141,46 @@ public final class MemoryDriver implements StorageDriver {
           "key schema is " + existing.layout.keySchema() + ", the spec says " + layout.keySchema());
     }
     for (var index : layout.indexes()) {
-      if (existing.layout.index(index.name()).isEmpty()) {
+      var live = existing.layout.index(index.name()).orElse(null);
+      if (live == null) {
         problems.add("index '" + index.name() + "' is missing (ensureTable adds and backfills it)");
+      } else if ((index.isNative() || live.isNative()) && !sameKeys(index, live)) {
+        problems.add(
+            "index '"
+                + index.name()
+                + "' is "
+                + describe(live)
+                + ", the spec says "
+                + describe(index));
       }
     }
     if (!problems.isEmpty()) {
       throw new InvalidRequestException(
           "table '" + layout.ref() + "' disagrees with its spec: " + String.join("; ", problems));
     }
+  }
+
+  /** Whether two layouts of an index index the same attributes the same way. */
+  static boolean sameKeys(dev.stowage.spi.IndexLayout a, dev.stowage.spi.IndexLayout b) {
+    return java.util.Objects.equals(a.nativeName(), b.nativeName())
+        && a.partitionAttribute().equals(b.partitionAttribute())
+        && a.partitionType() == b.partitionType()
+        && java.util.Objects.equals(a.sortAttribute(), b.sortAttribute())
+        && a.sortType() == b.sortType();
+  }
+
+  private static String describe(dev.stowage.spi.IndexLayout i) {
+    if (!i.isNative()) {
+      return "an index Stowage maintains";
+    }
+    return "native index '"
+        + i.nativeName()
+        + "' on "
+        + i.partitionAttribute()
+        + " ("
+        + i.partitionType()
+        + ")"
+        + (i.sortAttribute() == null ? "" : ", " + i.sortAttribute() + " (" + i.sortType() + ")");
   }
 
   @Override

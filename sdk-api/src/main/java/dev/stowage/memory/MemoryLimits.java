@@ -45,7 +45,8 @@ public final class MemoryLimits {
     return Set.of(
         Capability.TRANSACTIONS,
         Capability.CROSS_PARTITION_TRANSACTIONS,
-        Capability.NATIVE_UPDATES);
+        Capability.NATIVE_UPDATES,
+        Capability.NATIVE_INDEXES);
   }
 
   /**
@@ -71,7 +72,8 @@ public final class MemoryLimits {
     return Set.of(
         Capability.TRANSACTIONS,
         Capability.CROSS_PARTITION_TRANSACTIONS,
-        Capability.CONSISTENT_INDEX_QUERIES);
+        Capability.CONSISTENT_INDEX_QUERIES,
+        Capability.NATIVE_INDEXES);
   }
 
   /**

@@ -2,7 +2,6 @@ package dev.stowage.memory;
 
 import dev.stowage.ItemTooLargeException;
 import dev.stowage.item.AttributeValue;
-import dev.stowage.item.Bytes;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.item.KeyValue;
@@ -26,23 +25,32 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * One table of the memory driver: items in key order, grouped by partition, plus one ordered map
  * per index partition. Writers synchronize on the table; readers use the concurrent maps.
+ *
+ * <p>An index partition is keyed by the index's partition value: the synthesized binary value of an
+ * index Stowage maintains, or the raw value of a native index's partition attribute. Entries order
+ * by sort value (likewise synthesized or raw; null for a native index without sort attribute), then
+ * primary key.
  */
 final class MemoryTable {
-  /** An index entry within one index partition: index sort value, then primary key. */
-  record IndexEntry(Bytes sort, Key key) implements Comparable<IndexEntry> {
+  /** An index entry within one index partition: index sort value (or null), then primary key. */
+  record IndexEntry(KeyValue sort, Key key) implements Comparable<IndexEntry> {
     @Override
     public int compareTo(IndexEntry o) {
-      int c = sort.compareTo(o.sort);
+      // Entries of one index partition have sort values of one type (or none at all).
+      int c = sort == null || o.sort == null ? 0 : KeyValue.compare(sort, o.sort);
       return c != 0 ? c : key.compareTo(o.key);
     }
   }
+
+  /** Where an item sits in one index: its partition value and sort value (null: no sort). */
+  private record Placement(KeyValue partition, KeyValue sort) {}
 
   volatile TableLayout layout;
   private final DriverLimits limits;
   private final ConcurrentSkipListMap<Key, StoredItem> items = new ConcurrentSkipListMap<>();
   private final Map<KeyValue, ConcurrentSkipListMap<Key, StoredItem>> partitions =
       new ConcurrentHashMap<>();
-  private final Map<String, Map<Bytes, ConcurrentSkipListMap<IndexEntry, Key>>> indexes =
+  private final Map<String, Map<KeyValue, ConcurrentSkipListMap<IndexEntry, Key>>> indexes =
       new ConcurrentHashMap<>();
   private final AtomicLong versions = new AtomicLong();
 
@@ -52,10 +60,16 @@ final class MemoryTable {
     layout.indexes().forEach(i -> indexes.put(i.name(), new ConcurrentHashMap<>()));
   }
 
-  /** Adds indexes the table did not have, filling them from the items (online backfill). */
+  /**
+   * Adds indexes the table did not have, filling them from the items (online backfill). An index
+   * whose attributes changed (a native index redefined) is rebuilt the same way; an index Stowage
+   * maintains keeps its entries, which its synthesized values tell apart.
+   */
   synchronized void addIndexes(TableLayout newLayout) {
     for (IndexLayout i : newLayout.indexes()) {
-      if (!indexes.containsKey(i.name())) {
+      IndexLayout old = layout.index(i.name()).orElse(null);
+      boolean redefined = old != null && !MemoryDriver.sameKeys(old, i);
+      if (redefined || !indexes.containsKey(i.name())) {
         indexes.put(i.name(), new ConcurrentHashMap<>());
         for (Map.Entry<Key, StoredItem> e : items.entrySet()) {
           addEntry(i, e.getKey(), e.getValue().item());
@@ -93,11 +107,7 @@ final class MemoryTable {
     for (IndexLayout i : layout.indexes()) {
       // Add the new entry before removing the old one, and keep an unchanged entry in place.
       boolean unchanged =
-          old != null
-              && java.util.Objects.equals(
-                  binary(old.item(), i.partitionAttribute()), binary(item, i.partitionAttribute()))
-              && java.util.Objects.equals(
-                  binary(old.item(), i.sortAttribute()), binary(item, i.sortAttribute()));
+          old != null && java.util.Objects.equals(placement(i, old.item()), placement(i, item));
       if (!unchanged) {
         addEntry(i, key, item);
         if (old != null) {
@@ -124,29 +134,43 @@ final class MemoryTable {
   }
 
   private void removeEntry(IndexLayout i, Key key, Item item) {
-    Bytes p = binary(item, i.partitionAttribute());
-    Bytes s = binary(item, i.sortAttribute());
-    if (p != null && s != null) {
-      var entries = indexes.get(i.name()).get(p);
+    Placement at = placement(i, item);
+    if (at != null) {
+      var entries = indexes.get(i.name()).get(at.partition());
       if (entries != null) {
-        entries.remove(new IndexEntry(s, key));
+        entries.remove(new IndexEntry(at.sort(), key));
       }
     }
   }
 
   private void addEntry(IndexLayout i, Key key, Item item) {
-    Bytes p = binary(item, i.partitionAttribute());
-    Bytes s = binary(item, i.sortAttribute());
-    if (p != null && s != null) {
+    Placement at = placement(i, item);
+    if (at != null) {
       indexes
           .get(i.name())
-          .computeIfAbsent(p, x -> new ConcurrentSkipListMap<>())
-          .put(new IndexEntry(s, key), key);
+          .computeIfAbsent(at.partition(), x -> new ConcurrentSkipListMap<>())
+          .put(new IndexEntry(at.sort(), key), key);
     }
   }
 
-  private static Bytes binary(Item item, String name) {
-    return item.find(name).orElse(null) instanceof AttributeValue.BinaryValue b ? b.value() : null;
+  /**
+   * Where an item sits in an index, or null if it is not in it: it lacks an index attribute, or
+   * holds a value of another type there (as a backend indexes only values of its declared types).
+   */
+  private static Placement placement(IndexLayout i, Item item) {
+    KeyValue p = typed(item, i.partitionAttribute(), i.partitionType());
+    if (p == null) {
+      return null;
+    }
+    if (i.sortAttribute() == null) {
+      return new Placement(p, null);
+    }
+    KeyValue s = typed(item, i.sortAttribute(), i.sortType());
+    return s == null ? null : new Placement(p, s);
+  }
+
+  private static KeyValue typed(Item item, String name, dev.stowage.item.AttributeType type) {
+    return item.find(name).orElse(null) instanceof KeyValue k && k.type() == type ? k : null;
   }
 
   QueryResult query(DriverQuery q) {
@@ -178,8 +202,7 @@ final class MemoryTable {
 
   private QueryResult indexQuery(DriverQuery q) {
     IndexLayout il = layout.index(q.index()).orElseThrow();
-    Bytes p = ((AttributeValue.BinaryValue) q.partition()).value();
-    NavigableMap<IndexEntry, Key> part = indexes.get(il.name()).get(p);
+    NavigableMap<IndexEntry, Key> part = indexes.get(il.name()).get(q.partition());
     if (part == null) {
       return new QueryResult(List.of(), false);
     }
@@ -187,13 +210,15 @@ final class MemoryTable {
       part = part.descendingMap();
     }
     if (q.exclusiveStart() != null) {
-      Bytes s = ((AttributeValue.BinaryValue) q.exclusiveStart().indexSort()).value();
-      part = part.tailMap(new IndexEntry(s, q.exclusiveStart().key()), false);
+      part =
+          part.tailMap(
+              new IndexEntry(q.exclusiveStart().indexSort(), q.exclusiveStart().key()), false);
     }
     List<StoredItem> matched = new ArrayList<>();
     boolean more = false;
     for (Map.Entry<IndexEntry, Key> e : part.entrySet()) {
-      if (!q.range().contains(AttributeValue.of(e.getKey().sort()))) {
+      KeyValue sort = e.getKey().sort();
+      if (sort != null && !inRange(q.range(), sort)) {
         continue;
       }
       StoredItem s = items.get(e.getValue());
@@ -207,6 +232,19 @@ final class MemoryTable {
       matched.add(s);
     }
     return new QueryResult(matched, more);
+  }
+
+  /** The range's bounds and, for a prefix range, the prefix itself. */
+  private static boolean inRange(KeyRange r, KeyValue v) {
+    if (r.prefix() instanceof AttributeValue.StringValue p
+        && !(v instanceof AttributeValue.StringValue s && s.value().startsWith(p.value()))) {
+      return false;
+    }
+    if (r.prefix() instanceof AttributeValue.BinaryValue p
+        && !(v instanceof AttributeValue.BinaryValue b && b.value().startsWith(p.value()))) {
+      return false;
+    }
+    return r.contains(v);
   }
 
   QueryResult scan(DriverScan scan) {

@@ -9,5 +9,12 @@ public enum Capability {
   /** {@link StorageDriver#updateNative} applies conditional updates atomically server-side. */
   NATIVE_UPDATES,
   /** Index queries can be strongly consistent. */
-  CONSISTENT_INDEX_QUERIES
+  CONSISTENT_INDEX_QUERIES,
+  /**
+   * The backend's own secondary indexes can serve as Stowage indexes ({@link
+   * dev.stowage.IndexSpec#nativeIndex}; see {@link IndexLayout}). A driver without it refuses a
+   * layout with a native index in {@link StorageDriver#ensureTable} and {@link
+   * StorageDriver#openTable} with {@link dev.stowage.UnsupportedCapabilityException}.
+   */
+  NATIVE_INDEXES
 }

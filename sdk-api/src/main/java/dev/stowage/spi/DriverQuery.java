@@ -15,8 +15,16 @@ import java.util.Objects;
  * hit against the index's source attributes it holds (another tool may have changed them without
  * updating the synthesized values) and projects {@code KEYS_ONLY} results itself.
  *
+ * <p>For an index Stowage maintains, {@code partition} and the range hold the binary encodings of
+ * the index's synthesized attributes. For a {@linkplain IndexLayout#isNative() native index} they
+ * hold raw values, as for the primary key: {@code partition} is the value of the index's partition
+ * attribute (of its {@link IndexLayout#partitionType()}), the range bounds and prefix values of its
+ * sort attribute (of its {@link IndexLayout#sortType()}; always {@link KeyRange#ALL} without one),
+ * and positions carry the raw sort value, or null without a sort attribute.
+ *
  * @param index the index name, or null for the primary key
- * @param partition the partition key value, or the binary index partition value
+ * @param partition the partition key value, the binary index partition value, or the raw partition
+ *     value of a native index
  * @param range the sort range
  * @param descending reverse order
  * @param limit most items to return, at least 1

@@ -88,6 +88,11 @@ public abstract class ForwardingDriver implements StorageDriver {
   }
 
   @Override
+  public boolean consistentIndexQueries(TableLayout table, String index) {
+    return delegate.consistentIndexQueries(table, index);
+  }
+
+  @Override
   public QueryResult query(TableLayout table, DriverQuery query) {
     return delegate.query(table, query);
   }

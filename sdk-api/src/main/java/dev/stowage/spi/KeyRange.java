@@ -3,8 +3,10 @@ package dev.stowage.spi;
 import dev.stowage.item.KeyValue;
 
 /**
- * A range of sort values within one partition; any bound may be absent (unbounded). For index
- * queries the values are the binary tuple encodings held in the index's sort attribute.
+ * A range of sort values within one partition; any bound may be absent (unbounded). For queries of
+ * indexes Stowage maintains the values are the binary tuple encodings held in the index's sort
+ * attribute; for the primary key and for native indexes ({@link IndexLayout#isNative()}) they are
+ * raw sort values.
  *
  * <p>When {@code prefix} is present the range is exactly "starts with prefix" and the bounds hold
  * the equivalent range, so a driver may use either its native begins-with or the bounds.

@@ -9,7 +9,9 @@ import java.util.Objects;
  * Queries resume strictly after (in their direction) the position.
  *
  * @param key the item's primary key
- * @param indexSort the item's index sort value for index queries, else null
+ * @param indexSort the item's index sort value for index queries (the synthesized binary value, or
+ *     the raw value of a native index's sort attribute), else null (also for a native index without
+ *     sort attribute)
  */
 public record Position(Key key, KeyValue indexSort) {
   public Position {

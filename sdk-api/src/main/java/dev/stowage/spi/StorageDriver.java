@@ -105,6 +105,16 @@ public interface StorageDriver extends AutoCloseable {
    */
   BatchWriteResult batchWrite(TableLayout table, List<WriteOp> writes);
 
+  /**
+   * Whether queries of this index of the table can be strongly consistent ({@link
+   * DriverQuery#consistentRead()}). By default, whether the driver declares {@link
+   * Capability#CONSISTENT_INDEX_QUERIES}; a driver may answer per index, such as DynamoDB for a
+   * native index that is a local secondary index, once the table was opened.
+   */
+  default boolean consistentIndexQueries(TableLayout table, String index) {
+    return capabilities().contains(Capability.CONSISTENT_INDEX_QUERIES);
+  }
+
   /** Queries one partition of the table or an index; see {@link DriverQuery}. */
   QueryResult query(TableLayout table, DriverQuery query);
 

@@ -9,7 +9,7 @@ import java.util.Optional;
  *
  * @param ref namespace and logical name
  * @param keySchema the primary key
- * @param indexes the secondary indexes, as synthesized attributes
+ * @param indexes the secondary indexes: synthesized attributes, or the backend's own indexes
  * @param adoptedName for an adopted table (see {@link dev.stowage.TableSpec.Builder#adopt}), the
  *     backend's own table name, to use as it is with the backend's native key layout; null for a
  *     table Stowage lays out itself
@@ -28,6 +28,11 @@ public record TableLayout(
   /** True if this is an adopted table, addressed by {@link #adoptedName()} in its native layout. */
   public boolean adopted() {
     return adoptedName != null;
+  }
+
+  /** True if some index is a {@linkplain IndexLayout#isNative() native} one. */
+  public boolean hasNativeIndexes() {
+    return indexes.stream().anyMatch(IndexLayout::isNative);
   }
 
   /** The index with this name. */

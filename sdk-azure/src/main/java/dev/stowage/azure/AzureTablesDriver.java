@@ -4,6 +4,7 @@ import com.azure.core.http.policy.FixedDelayOptions;
 import com.azure.core.http.policy.RetryOptions;
 import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.TableServiceClientBuilder;
+import dev.stowage.UnsupportedCapabilityException;
 import dev.stowage.azure.internal.AzureKeys;
 import dev.stowage.azure.internal.AzureSizeModel;
 import dev.stowage.azure.internal.BatchReads;
@@ -205,12 +206,34 @@ public final class AzureTablesDriver implements StorageDriver {
 
   @Override
   public void ensureTable(TableLayout layout) {
+    refuseNativeIndexes(layout);
     tables.ensure(layout);
   }
 
   @Override
   public void openTable(TableLayout layout) {
+    refuseNativeIndexes(layout);
     tables.open(layout);
+  }
+
+  /**
+   * Azure Table Storage indexes nothing but PartitionKey and RowKey, so there is no native
+   * secondary index to map a Stowage index to; the driver keeps Stowage's own indexes as index rows
+   * instead.
+   */
+  private static void refuseNativeIndexes(TableLayout layout) {
+    for (var ix : layout.indexes()) {
+      if (ix.isNative()) {
+        throw new UnsupportedCapabilityException(
+            Capability.NATIVE_INDEXES.name(),
+            "Azure Table Storage has no secondary indexes (it indexes only PartitionKey and"
+                + " RowKey), so index '"
+                + ix.name()
+                + "' cannot map to native index '"
+                + ix.nativeName()
+                + "'; declare it with IndexSpec.of, an index Stowage maintains as index rows");
+      }
+    }
   }
 
   @Override

@@ -71,6 +71,26 @@ class AzureTablesDriverTest {
   }
 
   @Test
+  void nativeIndexesAreRefusedWithTheReasonAndNothingIsCreated() {
+    TableLayout layout =
+        Layouts.layout(
+            NUMBER_SORT,
+            dev.stowage.IndexSpec.nativeIndex(
+                "byStatus", "status-index", KeySchema.of("status", AttributeType.STRING)));
+    assertThat(driver.capabilities()).doesNotContain(dev.stowage.spi.Capability.NATIVE_INDEXES);
+    for (Runnable call :
+        List.<Runnable>of(() -> driver.ensureTable(layout), () -> driver.openTable(layout))) {
+      assertThatThrownBy(call::run)
+          .isInstanceOf(UnsupportedCapabilityException.class)
+          .hasMessageContaining("NATIVE_INDEXES")
+          .hasMessageContaining("only PartitionKey and RowKey")
+          .hasMessageContaining("byStatus");
+    }
+    TableLayout plain = new TableLayout(layout.ref(), NUMBER_SORT, List.of());
+    assertThatThrownBy(() -> driver.openTable(plain)).isInstanceOf(NotFoundException.class);
+  }
+
+  @Test
   void everyValueTypeRoundTripsExactly() {
     TableLayout t = table(PARTITION_ONLY);
     Map<String, AttributeValue> attrs = new java.util.HashMap<>();

@@ -147,7 +147,8 @@ public final class DatastoreDriver implements StorageDriver {
     return EnumSet.of(
         Capability.TRANSACTIONS,
         Capability.CROSS_PARTITION_TRANSACTIONS,
-        Capability.CONSISTENT_INDEX_QUERIES);
+        Capability.CONSISTENT_INDEX_QUERIES,
+        Capability.NATIVE_INDEXES);
   }
 
   @Override

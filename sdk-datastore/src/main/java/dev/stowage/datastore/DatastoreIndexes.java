@@ -23,9 +23,11 @@ import java.util.Set;
  * descending partition queries (not for adopted kinds, whose partitions are lookups); per secondary
  * index: {@code (stowage:ix:<name>:p, stowage:ix:<name>:s, __key__)} ascending and {@code
  * (stowage:ix:<name>:p, stowage:ix:<name>:s desc, __key__ desc)} for index queries in both
- * directions, which also serve resuming inside a run of equal sort values. Composite indexes are
- * per kind, not per namespace, so tables of the same name in different namespaces share them.
- * Stateless and thread-safe.
+ * directions, which also serve resuming inside a run of equal sort values; a native index (see
+ * {@link IndexLayout#isNative()}) gets the same two over its own plain properties, or {@code
+ * (partition property, __key__ desc)} without a sort property. Composite indexes are per kind, not
+ * per namespace, so tables of the same name in different namespaces share them. Stateless and
+ * thread-safe.
  */
 public final class DatastoreIndexes {
   private DatastoreIndexes() {}
@@ -48,6 +50,18 @@ public final class DatastoreIndexes {
       List<IndexLayout> indexes = new ArrayList<>(t.indexes());
       indexes.sort((a, b) -> a.name().compareTo(b.name()));
       for (IndexLayout i : indexes) {
+        if (i.isNative() && i.sortAttribute() == null) {
+          // Equality on one property ordered by __key__: ascending is a built-in index.
+          entries.add(entry(kind, property(i.partitionAttribute()), Queries.KEY + " desc"));
+          continue;
+        }
+        if (i.isNative()) {
+          String p = property(i.partitionAttribute());
+          String s = property(i.sortAttribute());
+          entries.add(entry(kind, p, s));
+          entries.add(entry(kind, p, s + " desc", Queries.KEY + " desc"));
+          continue;
+        }
         // Ascending __key__ ends every index implicitly; Datastore rejects it spelled out.
         entries.add(entry(kind, i.partitionAttribute(), i.sortAttribute()));
         entries.add(
@@ -59,6 +73,11 @@ public final class DatastoreIndexes {
     sb.append("indexes:\n");
     entries.forEach(sb::append);
     return sb.toString();
+  }
+
+  /** The property of an attribute: Datastore refuses names like {@code __x__}, stored escaped. */
+  private static String property(String attribute) {
+    return dev.stowage.datastore.internal.Values.nativePropertyName(attribute);
   }
 
   /** Writes {@link #yaml} to {@code file}. @throws UncheckedIOException if writing fails */

@@ -4,6 +4,7 @@ import dev.stowage.dynamodb.internal.BatchOps;
 import dev.stowage.dynamodb.internal.CapacityMeter;
 import dev.stowage.dynamodb.internal.DynamoSizeModel;
 import dev.stowage.dynamodb.internal.ItemOps;
+import dev.stowage.dynamodb.internal.NativeIndexes;
 import dev.stowage.dynamodb.internal.QueryRunner;
 import dev.stowage.dynamodb.internal.TableNames;
 import dev.stowage.dynamodb.internal.TableProvisioner;
@@ -65,9 +66,14 @@ import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughput;
  * oversized items to {@link dev.stowage.ItemTooLargeException}, server errors and I/O failures to
  * {@link dev.stowage.UnavailableException}. The driver never retries; the core does.
  *
+ * <p><b>Native indexes.</b> A native index ({@link dev.stowage.IndexSpec#nativeIndex}) is the
+ * table's own GSI or LSI of that name, over plain attributes; opening the table checks its key
+ * attributes and types, and the driver never creates it ({@link Capability#NATIVE_INDEXES}).
+ *
  * <p><b>Consistency.</b> Gets, batch gets, table queries and scans are strongly consistent when
  * asked; GSI queries are always eventually consistent (DynamoDB offers nothing else), so {@link
- * Capability#CONSISTENT_INDEX_QUERIES} is not declared.
+ * Capability#CONSISTENT_INDEX_QUERIES} is not declared. Queries of a native index that is an LSI
+ * can be consistent ({@link #consistentIndexQueries}).
  *
  * <p>Thread-safe; arguments must not be null unless a parameter says otherwise. {@link #close()}
  * closes the DynamoDB client only if the driver built it.
@@ -102,12 +108,14 @@ public final class DynamoDbDriver implements StorageDriver {
           EnumSet.of(
               Capability.TRANSACTIONS,
               Capability.CROSS_PARTITION_TRANSACTIONS,
-              Capability.NATIVE_UPDATES));
+              Capability.NATIVE_UPDATES,
+              Capability.NATIVE_INDEXES));
 
   private final DynamoDbClient client;
   private final boolean ownsClient;
   private final TableNames names;
   private final CapacityMeter meter = new CapacityMeter();
+  private final NativeIndexes natives = new NativeIndexes();
   private final TableProvisioner provisioner;
   private final ItemOps items;
   private final BatchOps batches;
@@ -125,10 +133,10 @@ public final class DynamoDbDriver implements StorageDriver {
                 .readCapacityUnits(b.readUnits)
                 .writeCapacityUnits(b.writeUnits)
                 .build();
-    this.provisioner = new TableProvisioner(client, throughput, b.activeTimeout);
+    this.provisioner = new TableProvisioner(client, throughput, b.activeTimeout, natives);
     this.items = new ItemOps(client, meter);
     this.batches = new BatchOps(client, meter);
-    this.queries = new QueryRunner(client, meter);
+    this.queries = new QueryRunner(client, meter, natives, batches, provisioner);
     this.transactions = new TransactionOps(client, meter, names::physical);
   }
 
@@ -234,6 +242,16 @@ public final class DynamoDbDriver implements StorageDriver {
   @Override
   public BatchWriteResult batchWrite(TableLayout table, List<WriteOp> writes) {
     return batches.write(table, names.physical(table), writes);
+  }
+
+  /**
+   * True for a native index that is a local secondary index of a table this driver opened: LSIs can
+   * be read strongly consistently, GSIs (Stowage's own included) cannot.
+   */
+  @Override
+  public boolean consistentIndexQueries(TableLayout table, String index) {
+    return table.index(index).filter(i -> i.isNative()).isPresent()
+        && natives.info(names.physical(table), index).map(NativeIndexes.Info::local).orElse(false);
   }
 
   @Override

@@ -22,7 +22,15 @@ class DynamoDbConformanceTest extends ConformanceKit {
             .bucket(e.s3().newBucket())
             .prefix("conformance")
             .build();
-    return DriverFixture.of(driver, blobs, scale(), null);
+    // Native indexes are GSIs the application creates: here with the table, through the raw client.
+    return DriverFixture.of(
+        driver,
+        blobs,
+        scale(),
+        null,
+        layout ->
+            NativeTables.create(
+                e.dynamoDb().client(), driver.physicalTableName(layout.ref()), layout));
   }
 
   /**

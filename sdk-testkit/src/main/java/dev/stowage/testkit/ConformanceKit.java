@@ -171,6 +171,15 @@ public abstract class ConformanceKit {
     }
   }
 
+  /** The backend's own secondary indexes as Stowage indexes (capability-gated). */
+  @Nested
+  class NativeIndexes extends NativeIndexContracts {
+    @Override
+    ConformanceKit kit() {
+      return ConformanceKit.this;
+    }
+  }
+
   /** Delete-by-index jobs. */
   @Nested
   class DeleteByIndex extends DeleteJobContracts {

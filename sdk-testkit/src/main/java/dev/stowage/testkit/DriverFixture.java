@@ -35,6 +35,22 @@ public interface DriverFixture extends AutoCloseable {
     return Scale.full();
   }
 
+  /**
+   * Gives the backend the native secondary indexes of a table layout ({@link
+   * dev.stowage.spi.IndexLayout#isNative()}), the way the application's own tools would, before the
+   * kit opens the table with {@code Stowage.ensureTable}: drivers check that native indexes exist
+   * but never create them. Where the backend can only create them with the table (a DynamoDB LSI)
+   * or the table must exist first, the fixture creates the table too, with the layout's key schema
+   * and any indexes Stowage maintains, as {@code ensureTable} would.
+   *
+   * <p>The default does nothing, for backends whose native indexes need no creation (the memory
+   * driver creates what its layouts declare; Datastore indexes single properties by itself) and for
+   * backends without native indexes, whose driver then refuses the layout.
+   *
+   * @param layout the table's layout, in the namespace of the test
+   */
+  default void createNativeIndexes(dev.stowage.spi.TableLayout layout) {}
+
   /** Closes the driver and blob store and stops whatever the fixture started. */
   @Override
   void close();
@@ -49,6 +65,21 @@ public interface DriverFixture extends AutoCloseable {
    */
   static DriverFixture of(
       StorageDriver driver, BlobStore blobStore, Scale scale, Runnable onClose) {
+    return of(driver, blobStore, scale, onClose, null);
+  }
+
+  /**
+   * A fixture like {@link #of(StorageDriver, BlobStore, Scale, Runnable)} whose {@link
+   * #createNativeIndexes} runs {@code nativeIndexes}.
+   *
+   * @param nativeIndexes what creates a layout's native indexes, or null for nothing
+   */
+  static DriverFixture of(
+      StorageDriver driver,
+      BlobStore blobStore,
+      Scale scale,
+      Runnable onClose,
+      java.util.function.Consumer<dev.stowage.spi.TableLayout> nativeIndexes) {
     java.util.Objects.requireNonNull(driver, "driver");
     java.util.Objects.requireNonNull(blobStore, "blobStore");
     java.util.Objects.requireNonNull(scale, "scale");
@@ -66,6 +97,13 @@ public interface DriverFixture extends AutoCloseable {
       @Override
       public Scale scale() {
         return scale;
+      }
+
+      @Override
+      public void createNativeIndexes(dev.stowage.spi.TableLayout layout) {
+        if (nativeIndexes != null) {
+          nativeIndexes.accept(layout);
+        }
       }
 
       @Override

@@ -37,12 +37,24 @@ class CapabilitySkipTest {
     }
   }
 
+  /** No native indexes, like Azure Table Storage. */
+  static class WithoutNativeIndexes extends ConformanceKit {
+    @Override
+    protected DriverFixture createFixture() {
+      return fixtureWithout(Capability.NATIVE_INDEXES);
+    }
+  }
+
   private static DriverFixture fixtureWithout(Capability missing) {
     return DriverFixture.of(
         MemoryDriver.builder().without(missing).build(), new MemoryBlobStore(), Scale.full(), null);
   }
 
   private static Map<String, TestExecutionResult> runTransactions(Class<?> kit) {
+    return run(kit, ConformanceKit.Transactions.class);
+  }
+
+  private static Map<String, TestExecutionResult> run(Class<?> kit, Class<?> group) {
     Map<String, TestExecutionResult> results = new ConcurrentHashMap<>();
     TestExecutionListener listener =
         new TestExecutionListener() {
@@ -54,11 +66,7 @@ class CapabilitySkipTest {
           }
         };
     LauncherFactory.create()
-        .execute(
-            request()
-                .selectors(selectNestedClass(List.of(kit), ConformanceKit.Transactions.class))
-                .build(),
-            listener);
+        .execute(request().selectors(selectNestedClass(List.of(kit), group)).build(), listener);
     return results;
   }
 
@@ -74,6 +82,14 @@ class CapabilitySkipTest {
     Map<String, TestExecutionResult> results = runTransactions(WithoutTransactions.class);
     assertThat(results).hasSize(3);
     results.values().forEach(r -> assertAborted(r, "TRANSACTIONS"));
+  }
+
+  @Test
+  void nativeIndexContractsAreAbortedWhereTheBackendHasNone() {
+    Map<String, TestExecutionResult> results =
+        run(WithoutNativeIndexes.class, ConformanceKit.NativeIndexes.class);
+    assertThat(results).hasSize(6);
+    results.values().forEach(r -> assertAborted(r, "NATIVE_INDEXES"));
   }
 
   @Test

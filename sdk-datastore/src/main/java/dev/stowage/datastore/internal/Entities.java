@@ -23,9 +23,11 @@ import java.util.Set;
  * Maps Stowage items to Datastore entities and back: a table is a kind, a namespace the native
  * namespace, the key name comes from {@link KeyNames} (or, for an adopted kind, the key is the
  * entity's own name or id, see {@link AdoptedKeys}, and the key attribute is no property). Every
- * property Stowage types is excluded from indexes except the synthesized index attributes; a
- * property replacing one stored before keeps its native type and index flag where {@link Values}
- * can; the version token lives in the property {@value #TOKEN}. Thread-safe.
+ * property Stowage types is excluded from indexes except the synthesized index attributes and the
+ * attributes native indexes read (plain strings, blobs, integers and doubles, see {@link
+ * Values#nativeIndexed}); a property replacing one stored before keeps its native type and index
+ * flag where {@link Values} can; the version token lives in the property {@value #TOKEN}.
+ * Thread-safe.
  */
 public final class Entities {
   /** The property holding the version token; stripped from items on read. */
@@ -102,6 +104,7 @@ public final class Entities {
     // An adopted kind's key attribute lives in the key's name or id, not in a property: it is
     // written as a property only where the other application keeps it as one too (below).
     String keyAttribute = layout.adopted() ? layout.keySchema().partitionName() : null;
+    Map<String, String> nativeIndexed = nativeIndexedNames(layout);
     for (Map.Entry<String, AttributeValue> e : item.attributes().entrySet()) {
       String name = e.getKey();
       AttributeValue v = e.getValue();
@@ -111,8 +114,21 @@ public final class Entities {
       if (name.equals(keyAttribute) && (previous == null || !previous.contains(property))) {
         continue;
       }
+      Value<?> forNativeIndex =
+          nativeIndexed.containsKey(name)
+              ? Values.nativeIndexed(
+                  v,
+                  previous != null && previous.contains(property)
+                      ? previous.getValue(property)
+                      : null,
+                  "attribute '" + name + "' of " + itemKey + " in " + nativeIndexed.get(name))
+              : null;
       if (indexed.contains(name) && v instanceof AttributeValue.BinaryValue bin) {
         b.set(property, Values.indexedBlob(bin.value()));
+      } else if (forNativeIndex != null) {
+        // A native index's attribute is an indexed property of a plain value, for the composite
+        // index its queries use (and the other application's own queries).
+        b.set(property, forNativeIndex);
       } else if (previous != null
           && previous.contains(property)
           && !AttributeNames.isReserved(name)) {
@@ -176,8 +192,25 @@ public final class Entities {
   private static Set<String> indexedNames(TableLayout layout) {
     Set<String> names = new HashSet<>();
     for (IndexLayout i : layout.indexes()) {
-      names.add(i.partitionAttribute());
-      names.add(i.sortAttribute());
+      if (!i.isNative()) {
+        names.add(i.partitionAttribute());
+        names.add(i.sortAttribute());
+      }
+    }
+    return names;
+  }
+
+  /** The attributes native indexes read, each with the first index reading it, for messages. */
+  private static Map<String, String> nativeIndexedNames(TableLayout layout) {
+    Map<String, String> names = new LinkedHashMap<>();
+    for (IndexLayout i : layout.indexes()) {
+      if (i.isNative()) {
+        String what = "native index '" + i.name() + "'";
+        names.putIfAbsent(i.partitionAttribute(), what);
+        if (i.sortAttribute() != null) {
+          names.putIfAbsent(i.sortAttribute(), what);
+        }
+      }
     }
     return names;
   }

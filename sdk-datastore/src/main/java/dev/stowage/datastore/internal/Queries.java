@@ -33,8 +33,9 @@ import java.util.List;
  * {@code __key__}; it needs no composite index except for descending order. An index query filters
  * {@code stowage:ix:<name>:p = v} with a range on {@code stowage:ix:<name>:s}, ordered by it and
  * then {@code __key__}; resuming after a position first finishes the position's sort value ({@code
- * _s = S} and {@code __key__} beyond the position) and then continues strictly beyond {@code S}.
- * Every shape used here is listed by {@link dev.stowage.datastore.DatastoreIndexes}. Thread-safe.
+ * _s = S} and {@code __key__} beyond the position) and then continues strictly beyond {@code S}. A
+ * native index query runs on the index's plain properties ({@link NativeIndexQuery}). Every shape
+ * used here is listed by {@link dev.stowage.datastore.DatastoreIndexes}. Thread-safe.
  */
 public final class Queries {
   /** The special property of the key. */
@@ -119,6 +120,9 @@ public final class Queries {
                 () ->
                     new InvalidRequestException(
                         "table " + table.ref() + " has no index '" + q.index() + "'"));
+    if (ix.isNative()) {
+      return new NativeIndexQuery(datastore, entities, table, ix, q).run();
+    }
     Blob partition = blob(q.partition());
     String s = ix.sortAttribute();
     KeyRange r = q.range();

@@ -282,6 +282,44 @@ public final class Values {
     return eb.build();
   }
 
+  /**
+   * The indexed Datastore value of an attribute a native index reads, or null for a value no native
+   * index holds (not a string, number or binary). Strings stay strings and binary values blobs; a
+   * number stays a double where the stored value was one and a double holds it exactly, else
+   * becomes an integer if it fits 64 bits, else a double if one holds it exactly. Datastore indexes
+   * nothing else as a number, so any other number is refused.
+   *
+   * @param template the value stored there before, or null
+   * @param what names the attribute and index, for the refusal
+   * @throws InvalidRequestException for a number neither a 64-bit integer nor a double holds
+   */
+  public static Value<?> nativeIndexed(AttributeValue v, Value<?> template, String what) {
+    if (v instanceof AttributeValue.StringValue s) {
+      return StringValue.of(s.value());
+    }
+    if (v instanceof AttributeValue.BinaryValue b) {
+      return indexedBlob(b.value());
+    }
+    if (!(v instanceof AttributeValue.NumberValue n)) {
+      return null;
+    }
+    Double d = NativeDoubles.exact(n.value());
+    if (template != null && template.getType() == ValueType.DOUBLE && d != null) {
+      return DoubleValue.of(d);
+    }
+    if (fitsLong(n.value())) {
+      return LongValue.of(n.value().longValueExact());
+    }
+    if (d != null) {
+      return DoubleValue.of(d);
+    }
+    throw new InvalidRequestException(
+        what
+            + ": Datastore indexes numbers as 64-bit integers or doubles, and "
+            + n.value().toPlainString()
+            + " is neither exactly");
+  }
+
   /** An indexed blob, for the synthesized index attributes. */
   public static Value<?> indexedBlob(Bytes b) {
     return BlobValue.newBuilder(Blob.copyFrom(b.asReadOnlyBuffer())).build();
@@ -456,6 +494,11 @@ public final class Values {
    * included, is its own property name, so an embedded entity another application wrote reads with
    * its names as they are.
    */
+  /** The property name of a top-level attribute, for code outside this package. */
+  public static String nativePropertyName(String attribute) {
+    return propertyName(attribute);
+  }
+
   static String propertyName(String mapKey) {
     return escaped(mapKey) ? "~" + mapKey : mapKey;
   }

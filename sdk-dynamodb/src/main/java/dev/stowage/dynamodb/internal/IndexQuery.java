@@ -28,8 +28,15 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
  * skips the keys up to the position, instead of trusting DynamoDB's ExclusiveStartKey order within
  * a run. Long runs of equal sort values therefore cost extra reads at page boundaries; indexes
  * whose sort attributes end with a unique attribute have no runs longer than one.
+ *
+ * <p>A native index ({@link IndexLayout#isNative()}) is queried the same way on the application's
+ * own GSI or LSI, with the raw partition value and sort range on its plain attributes; without a
+ * RANGE key its whole partition is one run. Only an LSI is read consistently when asked.
  */
 final class IndexQuery {
+  /** The sort value of every entry of an index without sort attribute: all one run. */
+  private static final KeyValue NO_SORT = dev.stowage.item.AttributeValue.of("");
+
   private final DynamoDbClient client;
   private final CapacityMeter meter;
   private final TableLayout table;
@@ -37,6 +44,8 @@ final class IndexQuery {
   private final IndexLayout ix;
   private final DriverQuery q;
   private final Comparator<Key> keyOrder;
+  private final String indexName;
+  private final boolean consistent;
 
   IndexQuery(
       DynamoDbClient client,
@@ -44,8 +53,11 @@ final class IndexQuery {
       TableLayout table,
       String physical,
       IndexLayout ix,
-      DriverQuery q) {
+      DriverQuery q,
+      boolean consistent) {
     this.client = client;
+    this.indexName = ix.isNative() ? ix.nativeName() : TableNames.indexName(ix.name());
+    this.consistent = consistent;
     this.meter = meter;
     this.table = table;
     this.physical = physical;
@@ -59,22 +71,25 @@ final class IndexQuery {
     Key startKey = null;
     KeyRange range = q.range();
     KeyRange filter = range;
-    AttributeValue startSortNative = null;
+    boolean sorted = ix.sortAttribute() != null;
     if (q.exclusiveStart() != null) {
-      startSort = q.exclusiveStart().indexSort();
       startKey = q.exclusiveStart().key();
-      if (startSort == null) {
-        throw new InvalidRequestException("an index query position needs the index sort value");
+      if (sorted) {
+        startSort = q.exclusiveStart().indexSort();
+        if (startSort == null) {
+          throw new InvalidRequestException("an index query position needs the index sort value");
+        }
+        range = resumeRange(range, startSort);
+        filter =
+            new KeyRange(
+                range.lower(),
+                range.lowerInclusive(),
+                range.upper(),
+                range.upperInclusive(),
+                q.range().prefix());
+      } else {
+        startSort = NO_SORT;
       }
-      range = resumeRange(range, startSort);
-      filter =
-          new KeyRange(
-              range.lower(),
-              range.lowerInclusive(),
-              range.upper(),
-              range.upperInclusive(),
-              q.range().prefix());
-      startSortNative = AttributeMapper.toNative(startSort);
     }
     Expressions ex = new Expressions();
     String kc =
@@ -84,17 +99,24 @@ final class IndexQuery {
     }
     List<StoredItem> out = new ArrayList<>();
     List<StoredItem> run = new ArrayList<>();
-    AttributeValue runSort = null;
+    KeyValue runSort = null;
     Map<String, AttributeValue> nativeStart = null;
     while (true) {
       QueryResponse resp = page(ex, kc, nativeStart);
       for (Map<String, AttributeValue> item : resp.items()) {
-        AttributeValue sort = item.get(ix.sortAttribute());
-        if (!KeyConditions.contains(filter, sort)) {
-          continue;
+        KeyValue sort;
+        if (sorted) {
+          AttributeValue nativeSort = item.get(ix.sortAttribute());
+          if (!KeyConditions.contains(filter, nativeSort)) {
+            continue;
+          }
+          // Compared as Stowage values: DynamoDB may spell one number in several ways.
+          sort = (KeyValue) AttributeMapper.fromNative(nativeSort);
+        } else {
+          sort = NO_SORT;
         }
         StoredItem stored = Stored.of(item);
-        if (startKey != null && sort.equals(startSortNative)) {
+        if (startKey != null && sort.equals(startSort)) {
           Key k = table.keySchema().keyOf(stored.item());
           if (keyOrder.compare(k, startKey) <= 0) {
             continue;
@@ -123,7 +145,8 @@ final class IndexQuery {
     QueryRequest.Builder req =
         QueryRequest.builder()
             .tableName(physical)
-            .indexName(TableNames.indexName(ix.name()))
+            .indexName(indexName)
+            .consistentRead(consistent)
             .keyConditionExpression(kc)
             .expressionAttributeNames(ex.attributeNames())
             .expressionAttributeValues(ex.attributeValuesOrNull())
@@ -138,7 +161,7 @@ final class IndexQuery {
       meter.record(resp.consumedCapacity(), false);
       return resp;
     } catch (SdkException e) {
-      throw Errors.translate("Query " + physical + " index " + ix.name(), e);
+      throw Errors.translate("Query " + physical + " index " + indexName, e);
     }
   }
 

@@ -13,6 +13,10 @@ final class KeyConditions {
    * the endpoints of exclusive bounds (see {@link #needsBoundFilter}).
    */
   static String of(Expressions ex, String pkAttr, KeyValue partition, String skAttr, KeyRange r) {
+    r = withoutEmptyBounds(r);
+    if (r == null) {
+      return null;
+    }
     StringBuilder kc = new StringBuilder(ex.name(pkAttr)).append(" = ").append(ex.value(partition));
     if (r.prefix() == null && r.lower() == null && r.upper() == null) {
       return kc.toString();
@@ -51,6 +55,32 @@ final class KeyConditions {
         .append(r.upperInclusive() ? " <= " : " < ")
         .append(ex.value(r.upper()))
         .toString();
+  }
+
+  /**
+   * The range without bounds DynamoDB refuses: key attributes (of tables and indexes) never hold an
+   * empty string or binary, and a key condition may not name one either. Every key value is beyond
+   * an empty lower bound or prefix, so those go; nothing is below an empty upper bound (null: the
+   * range is empty).
+   */
+  private static KeyRange withoutEmptyBounds(KeyRange r) {
+    if (isEmpty(r.upper())) {
+      return null;
+    }
+    boolean emptyLower = isEmpty(r.lower());
+    boolean emptyPrefix = isEmpty(r.prefix());
+    if (!emptyLower && !emptyPrefix) {
+      return r;
+    }
+    KeyValue prefix = emptyPrefix ? null : r.prefix();
+    return emptyLower
+        ? new KeyRange(null, false, r.upper(), r.upperInclusive(), prefix)
+        : new KeyRange(r.lower(), r.lowerInclusive(), r.upper(), r.upperInclusive(), prefix);
+  }
+
+  private static boolean isEmpty(KeyValue v) {
+    return (v instanceof dev.stowage.item.AttributeValue.StringValue s && s.value().isEmpty())
+        || (v instanceof dev.stowage.item.AttributeValue.BinaryValue b && b.value().size() == 0);
   }
 
   /** True if items returned for {@link #of} must still be checked against the bounds. */

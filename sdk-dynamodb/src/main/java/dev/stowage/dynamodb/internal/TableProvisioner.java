@@ -23,6 +23,7 @@ import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexDescri
 import software.amazon.awssdk.services.dynamodb.model.IndexStatus;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.LocalSecondaryIndexDescription;
 import software.amazon.awssdk.services.dynamodb.model.Projection;
 import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughput;
@@ -33,33 +34,46 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
 /**
- * Creates, verifies and drops tables. A table gets the layout's key schema and one GSI per index,
- * keyed on the index's synthesized binary attributes; billing is on-demand unless provisioned
- * throughput was configured.
+ * Creates, verifies and drops tables. A table gets the layout's key schema and one GSI per index
+ * Stowage maintains, keyed on the index's synthesized binary attributes; billing is on-demand
+ * unless provisioned throughput was configured. Native indexes ({@link IndexLayout#isNative()}) are
+ * the table's own GSIs or LSIs: they are verified, recorded in {@link NativeIndexes}, and never
+ * created.
  */
 public final class TableProvisioner {
   private static final Duration POLL = Duration.ofMillis(200);
   private static final org.slf4j.Logger LOG =
       org.slf4j.LoggerFactory.getLogger(TableProvisioner.class);
 
+  /** DynamoDB's rule for index names. */
+  private static final java.util.regex.Pattern INDEX_NAME =
+      java.util.regex.Pattern.compile("[A-Za-z0-9_.-]{3,255}");
+
   private final DynamoDbClient client;
   private final ProvisionedThroughput throughput;
   private final Duration activeTimeout;
+  private final NativeIndexes natives;
 
   /**
    * @param throughput provisioned throughput for the table and each GSI, or null for on-demand
+   * @param natives where verified tables' native indexes are recorded
    */
   public TableProvisioner(
-      DynamoDbClient client, ProvisionedThroughput throughput, Duration activeTimeout) {
+      DynamoDbClient client,
+      ProvisionedThroughput throughput,
+      Duration activeTimeout,
+      NativeIndexes natives) {
     this.client = client;
     this.throughput = throughput;
     this.activeTimeout = activeTimeout;
+    this.natives = natives;
   }
 
   /** Creates the table if missing, waits until it is active and checks it matches the layout. */
   public void ensure(TableLayout layout, String physical) {
     TableDescription live = describe(physical);
     if (live == null) {
+      refuseToCreateNativeIndexes(layout, physical);
       try {
         client.createTable(createRequest(layout, physical));
         LOG.info(
@@ -77,6 +91,31 @@ public final class TableProvisioner {
       live = awaitActive(physical);
     }
     verify(layout, physical, live);
+  }
+
+  /**
+   * A table whose spec names native indexes must already exist with them: they are the
+   * application's own, with key attributes and projections Stowage cannot choose for it, and an LSI
+   * can only be created with its table.
+   */
+  private static void refuseToCreateNativeIndexes(TableLayout layout, String physical) {
+    List<String> wanted = new ArrayList<>();
+    for (IndexLayout ix : layout.indexes()) {
+      if (ix.isNative()) {
+        wanted.add(
+            "'" + ix.nativeName() + "' (" + nativeKey(ix) + ") for index '" + ix.name() + "'");
+      }
+    }
+    if (!wanted.isEmpty()) {
+      throw new InvalidRequestException(
+          "DynamoDB table "
+              + physical
+              + " does not exist, and ensureTable does not create native indexes: create the"
+              + " table with its secondary indexes "
+              + String.join(", ", wanted)
+              + " (CreateTable, or ensureTable without the native indexes and then a GSI for each"
+              + " with UpdateTable), then open it");
+    }
   }
 
   /** Checks that the table exists and matches the layout; creates nothing. */
@@ -99,6 +138,7 @@ public final class TableProvisioner {
 
   /** Deletes the table if it exists and waits until it is gone. */
   public void drop(String physical) {
+    natives.forget(physical);
     try {
       client.deleteTable(b -> b.tableName(physical));
     } catch (ResourceNotFoundException gone) {
@@ -176,6 +216,9 @@ public final class TableProvisioner {
     ks.sortName().ifPresent(s -> keys.add(key(s, KeyType.RANGE)));
     List<GlobalSecondaryIndex> gsis = new ArrayList<>();
     for (IndexLayout ix : layout.indexes()) {
+      if (ix.isNative()) {
+        continue; // the application's own, never created here
+      }
       defs.put(ix.partitionAttribute(), ScalarAttributeType.B);
       defs.put(ix.sortAttribute(), ScalarAttributeType.B);
       GlobalSecondaryIndex.Builder g =
@@ -236,7 +279,14 @@ public final class TableProvisioner {
         ks.sortType().map(TableProvisioner::scalar).orElse(null));
     Map<String, GlobalSecondaryIndexDescription> gsis = new HashMap<>();
     live.globalSecondaryIndexes().forEach(g -> gsis.put(g.indexName(), g));
+    Map<String, LocalSecondaryIndexDescription> lsis = new HashMap<>();
+    live.localSecondaryIndexes().forEach(l -> lsis.put(l.indexName(), l));
+    Map<String, NativeIndexes.Info> nativeInfo = new HashMap<>();
     for (IndexLayout ix : layout.indexes()) {
+      if (ix.isNative()) {
+        verifyNative(problems, types, gsis, lsis, ix, nativeInfo);
+        continue;
+      }
       String gsiName = TableNames.indexName(ix.name());
       GlobalSecondaryIndexDescription g = gsis.get(gsiName);
       if (g == null) {
@@ -273,6 +323,66 @@ public final class TableProvisioner {
               + " disagrees with the table spec: "
               + String.join("; ", problems));
     }
+    natives.record(physical, nativeInfo);
+  }
+
+  /**
+   * Checks a native index against the table's GSI or LSI of its native name: the key attributes,
+   * their types (the values Stowage writes and queries with), and notes whether it is local and
+   * projects everything.
+   */
+  private static void verifyNative(
+      List<String> problems,
+      Map<String, ScalarAttributeType> types,
+      Map<String, GlobalSecondaryIndexDescription> gsis,
+      Map<String, LocalSecondaryIndexDescription> lsis,
+      IndexLayout ix,
+      Map<String, NativeIndexes.Info> info) {
+    String what = "native index '" + ix.name() + "'";
+    if (!INDEX_NAME.matcher(ix.nativeName()).matches()) {
+      problems.add(
+          what
+              + " maps to '"
+              + ix.nativeName()
+              + "', which is not a DynamoDB index name (3 to 255 characters of A-Z, a-z, 0-9, '_',"
+              + " '-', '.')");
+      return;
+    }
+    GlobalSecondaryIndexDescription g = gsis.get(ix.nativeName());
+    LocalSecondaryIndexDescription l = lsis.get(ix.nativeName());
+    if (g == null && l == null) {
+      problems.add(
+          what
+              + " needs the table's GSI or LSI '"
+              + ix.nativeName()
+              + "', which does not exist; Stowage does not create native indexes: create GSI "
+              + ix.nativeName()
+              + " with UpdateTable ("
+              + nativeKey(ix)
+              + "), then open the table again");
+      return;
+    }
+    List<KeySchemaElement> keys = g != null ? g.keySchema() : l.keySchema();
+    Projection projection = g != null ? g.projection() : l.projection();
+    checkKey(
+        problems,
+        what + " (" + (g != null ? "GSI " : "LSI ") + ix.nativeName() + ")",
+        keys,
+        types,
+        ix.partitionAttribute(),
+        scalar(ix.partitionType()),
+        ix.sortAttribute(),
+        ix.sortType() == null ? null : scalar(ix.sortType()));
+    boolean all = projection != null && projection.projectionType() == ProjectionType.ALL;
+    info.put(ix.name(), new NativeIndexes.Info(g == null, all));
+  }
+
+  private static String nativeKey(IndexLayout ix) {
+    return describeKey(
+        ix.partitionAttribute(),
+        scalar(ix.partitionType()),
+        ix.sortAttribute(),
+        ix.sortType() == null ? null : scalar(ix.sortType()));
   }
 
   private static void checkKey(
