@@ -5,6 +5,7 @@ import static dev.stowage.item.AttributeType.STRING;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.stowage.IndexSpec;
 import dev.stowage.KeySchema;
 import dev.stowage.Stowage;
 import dev.stowage.Table;
@@ -262,6 +263,80 @@ class TargetSpecMigrationTest {
                         .build())
                 .toList())
         .containsExactly(wide);
+  }
+
+  @Test
+  void nativeIndexesGetNoSynthesizedValuesAndTheirValuesAreCheckedOnTheTarget() {
+    // The source has a native index over total; the target keeps it and adds byStatus.
+    IndexSpec byTotal =
+        IndexSpec.nativeIndex("byTotal", "GSI_total", KeySchema.of("total", NUMBER));
+    TableSpec source = TableSpec.builder("orders", KEY).index(byTotal).build();
+    TableSpec target =
+        TableSpec.builder("orders", KEY)
+            .index(byTotal)
+            .index("byStatus", List.of("status"), List.of("total", "no"))
+            .build();
+    MemoryDriver sourceDriver = MemoryDriver.create();
+    List<Item> items = writeNatively(sourceDriver, 60);
+    sourceDriver.ensureTable(
+        new TableLayout(
+            new TableRef("", "orders"),
+            KEY,
+            source.indexes().stream().map(IndexLayout::of).toList()));
+    // one item whose total is no number: the target's native index cannot hold it
+    TableLayout raw = new TableLayout(new TableRef("", "orders"), KEY, List.of());
+    Item odd =
+        Item.builder()
+            .put("shop", "s9")
+            .put("no", 999)
+            .put("status", "open")
+            .put("total", "n/a")
+            .build();
+    sourceDriver.batchWrite(raw, List.of(new WriteOp.Put(KEY.keyOf(odd), odd)));
+
+    MemoryDriver targetDriver = MemoryDriver.create();
+    Migrator m =
+        Migrator.builder(source)
+            .source(sourceDriver, null, "")
+            .target(targetDriver, null, "")
+            .targetSpec(target)
+            .build();
+    Migrator.Report r = m.run();
+    assertThat(r.progress().itemsCopied()).isEqualTo(60);
+    assertThat(r.misfits())
+        .singleElement()
+        .satisfies(f -> assertThat(f.key()).isEqualTo(Key.of("s9", 999)));
+    Verification v = m.verify();
+    assertThat(v.missing()).isEqualTo(1);
+    assertThat(v.different()).isZero();
+
+    Table copy = Stowage.builder(targetDriver).build().table(target);
+    for (boolean descending : List.of(false, true)) {
+      assertThat(query(copy, "open", descending)).isEqualTo(expected(items, "open", descending));
+    }
+    assertThat(
+            copy.queryAll(Query.index("byTotal").partition(AttributeValue.of(3)).build())
+                .map(KEY::keyOf)
+                .toList())
+        .isEqualTo(
+            items.stream()
+                .filter(i -> i.getNumber("total").intValue() == 3)
+                .map(KEY::keyOf)
+                .sorted()
+                .toList());
+    assertThat(
+            targetDriver
+                .scan(
+                    new TableLayout(
+                        new TableRef("", "orders"),
+                        KEY,
+                        target.indexes().stream().map(IndexLayout::of).toList()),
+                    new DriverScan(100, null, true))
+                .items())
+        .allSatisfy(
+            s ->
+                assertThat(s.item().attributes().keySet())
+                    .noneMatch(n -> n.startsWith("stowage:ix:byTotal")));
   }
 
   @Test
