@@ -199,6 +199,27 @@ class MigrateCommandTest {
     assertThat(open.code()).as(open.err()).isZero();
     assertThat(open.out().lines()).hasSize(30);
 
+    // --to-adopt copies into an adopted table of the target store, recorded in the checkpoint
+    Path toAdopted = dir.resolve("to-adopted.checkpoint");
+    Cli.Result intoAdopted =
+        Cli.run(
+            "migrate",
+            "--from",
+            to,
+            "--spec",
+            targetSpec.toString(),
+            "--to",
+            "memory://orders?store=fourth",
+            "--to-adopt",
+            "Legacy.Copy",
+            "--checkpoint",
+            toAdopted.toString());
+    assertThat(intoAdopted.code()).as(intoAdopted.err() + intoAdopted.out()).isZero();
+    assertThat(intoAdopted.out())
+        .contains("-> memory:orders (adopted 'Legacy.Copy')")
+        .contains("different 0 -> OK");
+    assertThat(Files.readAllLines(toAdopted).get(0)).endsWith("\torders\tLegacy.Copy");
+
     // an adopted name the spec contradicts, and a target spec of another key, are refused
     Path adoptingSpec = dir.resolve("adopting.json");
     Files.writeString(adoptingSpec, "{\"key\":\"id:S\",\"adopt\":\"Other\"}");
