@@ -587,13 +587,21 @@ class NativeDataMigrationTest {
                 .setKind("orders")
                 .build());
     Entity copied = null;
+    Entity integral = null;
     while (all.hasNext()) {
       Entity e = all.next();
       if (e.contains("title") && e.getString("title").equals("Order 1")) {
         copied = e;
       }
+      if (e.contains("title") && e.getString("title").equals("Order 10")) {
+        integral = e;
+      }
     }
     assertThat(copied).isNotNull();
+    // a double holding an integer (0.0) reads as the number 0 and is written as an integer
+    assertThat(client.get(kind.newKey(dsName(10))).getValue("ratio").getType())
+        .isEqualTo(ValueType.DOUBLE);
+    assertThat(integral.getValue("ratio").getType()).isEqualTo(ValueType.LONG);
     assertThat(copied.getValue("createdAt").getType()).isEqualTo(ValueType.STRING);
     assertThat(copied.getValue("shipTo").getType()).isEqualTo(ValueType.ENTITY);
     assertThat(copied.getValue("customerKey").getType()).isEqualTo(ValueType.STRING);
