@@ -8,6 +8,7 @@ import dev.stowage.KeySchema;
 import dev.stowage.Stowage;
 import dev.stowage.Table;
 import dev.stowage.TableSpec;
+import dev.stowage.datastore.DatastoreDriver;
 import dev.stowage.dynamodb.DynamoDbDriver;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
@@ -35,7 +36,8 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 /**
  * {@code stowage migrate --from-adopt} on DynamoDB Local: a table the AWS SDK wrote (every DynamoDB
  * type, an item near 400 KB) is copied by the command line into a second namespace laid out by
- * Stowage, with the target's own byStatus index, and every item and index query is checked.
+ * Stowage and into the Datastore emulator, each with the target's own byStatus index, and every
+ * item and index query of both copies is checked.
  */
 class NativeMigrateCommandTest {
   static final int ITEMS = 200;
@@ -163,6 +165,35 @@ class NativeMigrateCommandTest {
                 + ITEMS
                 + ", missing 0, extra 0, different 0 -> OK");
 
+    // A second hop through the command line, across backends: into the Datastore emulator.
+    String datastore =
+        "datastore://orders?project=test&namespace=cli&emulator="
+            + Emulators.shared().datastore().hostPort();
+    Path dsBlobs = Files.createDirectories(dir.resolve("ds-blobs"));
+    Cli.Result toDatastore =
+        Cli.run(
+            "migrate",
+            "--from",
+            store,
+            "--from-adopt",
+            physical,
+            "--pk",
+            "customer:S",
+            "--sk",
+            "orderNo:N",
+            "--to",
+            datastore,
+            "--to-spec",
+            targetSpec.toString(),
+            "--to-blobs",
+            dsBlobs.toUri().toString(),
+            "--page-size",
+            "2000");
+    assertThat(toDatastore.code()).as(toDatastore.err() + toDatastore.out()).isZero();
+    assertThat(toDatastore.out())
+        .contains("(adopted '" + physical + "') -> datastore:cli.orders")
+        .contains("different 0 -> OK");
+
     DynamoDbDriver driver = DynamoDbDriver.create(sdk);
     Table source =
         Stowage.builder(driver)
@@ -178,9 +209,26 @@ class NativeMigrateCommandTest {
             .namespace("cli")
             .build()
             .table(spec);
+    Table datastoreCopy =
+        Stowage.builder(
+                DatastoreDriver.builder()
+                    .projectId("test")
+                    .emulatorHost(Emulators.shared().datastore().hostPort())
+                    .build())
+            .blobStore(new FileBlobStore(dsBlobs))
+            .namespace("cli")
+            .build()
+            .table(spec);
     Map<Key, Item> items = readAll(source);
     assertThat(items).hasSize(ITEMS);
     assertThat(readAll(copy)).isEqualTo(items);
+    assertThat(readAll(datastoreCopy)).isEqualTo(items);
+    for (Table t : List.of(copy, datastoreCopy)) {
+      assertByStatus(t, items);
+    }
+  }
+
+  static void assertByStatus(Table copy, Map<Key, Item> items) {
     for (String status : STATUSES) {
       List<Key> expected = new ArrayList<>();
       items.entrySet().stream()
