@@ -9,7 +9,6 @@ import dev.stowage.cli.internal.ProgressBar;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code stowage reencrypt}. */
@@ -24,17 +23,7 @@ public final class ReencryptCommand implements Callable<Integer> {
   @ParentCommand Main main;
   @Mixin TableOptions table;
 
-  @Option(names = "--dry-run", description = "Count what would be rewritten; write nothing.")
-  boolean dryRun;
-
-  @Option(names = "--rate", defaultValue = "0", description = "At most this many items/second.")
-  double rate;
-
-  @Option(names = "--page-size", defaultValue = "100", description = "Items per page (1-1000).")
-  int pageSize;
-
-  @Option(names = "--resume", description = "Resume an interrupted job from its token.")
-  String resume;
+  @Mixin MaintenanceOptions job;
 
   @Override
   public Integer call() {
@@ -43,29 +32,13 @@ public final class ReencryptCommand implements Callable<Integer> {
     }
     try (OpenedStore store = table.open()) {
       Table t = store.table();
-      ProgressBar bar = new ProgressBar(main.err(), "scanned", 0, ProgressBar.terminal());
-      String[] token = {null};
-      MaintenanceJob.Options options =
-          new MaintenanceJob.Options(
-              rate,
-              pageSize,
-              dryRun,
-              p -> {
-                token[0] = p.resumeToken();
-                bar.update(p.scanned(), p.rewritten() + (dryRun ? " to rewrite" : " rewritten"));
-              });
-      MaintenanceJob job =
-          resume == null ? t.reencrypt(options) : t.resumeMaintenance(resume, options);
-      MaintenanceJob.Progress done;
-      try {
-        done = job.run();
-      } catch (RuntimeException e) {
-        if (token[0] != null) {
-          main.err().println("interrupted; resume with: --resume " + token[0]);
-        }
-        throw e;
-      }
-      bar.finish(done.scanned(), "");
+      boolean dryRun = job.dryRun;
+      MaintenanceJob.Progress done =
+          job.run(
+              main,
+              t::reencrypt,
+              t::resumeMaintenance,
+              p -> p.rewritten() + (dryRun ? " to rewrite" : " rewritten"));
       main.out()
           .println(
               (dryRun ? "dry run: " : "")

@@ -9,7 +9,6 @@ import dev.stowage.cli.internal.ProgressBar;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code stowage repair-indexes}: runs {@link Table#verifyIndexes}. */
@@ -25,26 +24,10 @@ public final class RepairIndexesCommand implements Callable<Integer> {
   @ParentCommand Main main;
   @Mixin TableOptions table;
 
-  @Option(names = "--dry-run", description = "Count stale and missing index values; write nothing.")
-  boolean dryRun;
-
-  @Option(names = "--rate", defaultValue = "0", description = "At most this many items/second.")
-  double rate;
-
-  @Option(names = "--page-size", defaultValue = "100", description = "Items per page (1-1000).")
-  int pageSize;
-
-  @Option(names = "--resume", description = "Resume an interrupted job from its token.")
-  String resume;
+  @Mixin MaintenanceOptions job;
 
   @Override
   public Integer call() {
-    if (rate < 0 || Double.isNaN(rate)) {
-      throw new CliException("--rate must be 0 (no limit) or positive");
-    }
-    if (pageSize < 1 || pageSize > 1000) {
-      throw new CliException("--page-size must be 1 to 1000");
-    }
     try (OpenedStore store = table.open()) {
       if (store.spec().indexes().isEmpty()) {
         throw new CliException(
@@ -53,30 +36,13 @@ public final class RepairIndexesCommand implements Callable<Integer> {
                 + "' has no secondary indexes in its spec: give --spec FILE or --spec-index");
       }
       Table t = store.table();
-      ProgressBar bar = new ProgressBar(main.err(), "scanned", 0, ProgressBar.terminal());
-      String[] token = {null};
-      MaintenanceJob.Options options =
-          new MaintenanceJob.Options(
-              rate,
-              pageSize,
-              dryRun,
-              p -> {
-                token[0] = p.resumeToken();
-                bar.update(p.scanned(), p.stale() + " stale, " + p.missing() + " missing");
-              });
-      MaintenanceJob job =
-          resume == null ? t.verifyIndexes(options) : t.resumeMaintenance(resume, options);
-      MaintenanceJob.Progress done;
-      try {
-        done = job.run();
-      } catch (RuntimeException e) {
-        if (token[0] != null) {
-          main.err().println("interrupted; resume with: --resume " + token[0]);
-        }
-        throw e;
-      }
-      bar.finish(done.scanned(), "");
-      main.out().println(summary(done, dryRun));
+      MaintenanceJob.Progress done =
+          job.run(
+              main,
+              t::verifyIndexes,
+              t::resumeMaintenance,
+              p -> p.stale() + " stale, " + p.missing() + " missing");
+      main.out().println(summary(done, job.dryRun));
       return 0;
     }
   }
