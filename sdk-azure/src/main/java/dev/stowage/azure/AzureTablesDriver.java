@@ -59,22 +59,24 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class AzureTablesDriver implements StorageDriver {
   /**
-   * Largest key or synthesized index value, in bytes: an index entry's RowKey holds an index sort
-   * value, the item's partition and sort values (each at most 160 characters once encoded) and a
-   * nonce, which must stay within {@value AzureKeys#MAX_KEY_CHARS} characters. Indexed values are
-   * reported {@link DriverLimits#INDEX_VALUE_OVERHEAD} bytes smaller, the room their encoding
-   * takes.
+   * Longest synthesized index value stored as it is, in bytes: 255, which encodes to 340
+   * characters. An index entry's PartitionKey holds the index name (at most 32 characters) and the
+   * partition value; its RowKey holds the sort value, the item's key (cut to what is left, see
+   * {@link AzureKeys#storedKeyPart}) and a nonce, within {@value AzureKeys#MAX_KEY_CHARS}
+   * characters. Longer index values are written in their long form (docs/FORMAT.md, "Long index
+   * values"); applications may index values of {@link DriverLimits#PORTABLE_INDEXED_VALUE_BYTES}.
    */
-  private static final int KEY_BYTES = 120;
+  static final int INDEX_TUPLE_BYTES = 255;
 
   private static final DriverLimits LIMITS =
       new DriverLimits(
           1024 * 1024,
           64 * 1024,
           252,
-          KEY_BYTES - DriverLimits.INDEX_VALUE_OVERHEAD,
-          KEY_BYTES,
-          KEY_BYTES,
+          DriverLimits.PORTABLE_INDEXED_VALUE_BYTES,
+          INDEX_TUPLE_BYTES,
+          AzureKeys.maxRawPartitionKeyBytes(),
+          AzureKeys.maxRawKeyBytes(),
           100,
           100,
           Batches.MAX_ACTIONS / 2,
