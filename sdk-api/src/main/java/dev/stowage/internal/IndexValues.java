@@ -153,6 +153,18 @@ public final class IndexValues {
     return stored.size() > 0 && (stored.byteAt(0) & 0xFF) == LONG_PARTITION_FORMAT;
   }
 
+  /**
+   * A stored item with its index values in the forms a backend with limits {@code to} stores, where
+   * they are current under {@code from}; see {@code spi.StoredItems.withIndexValuesFor}.
+   */
+  public static dev.stowage.item.Item refit(
+      dev.stowage.TableSpec spec,
+      dev.stowage.spi.DriverLimits from,
+      dev.stowage.spi.DriverLimits to,
+      dev.stowage.item.Item stored) {
+    return StoredForm.refit(spec, from, to, stored);
+  }
+
   /** The fingerprint as 8 lowercase hex digits, for messages. */
   public static String hex(int fingerprint) {
     return String.format("%08x", fingerprint);

@@ -224,6 +224,47 @@ final class StoredForm {
   }
 
   /**
+   * A stored item with its index values in the forms another backend stores (long forms differ with
+   * {@link DriverLimits#maxIndexTupleBytes}): every index whose stored values are the ones the
+   * item's attributes give under {@code from} gets the values they give under {@code to}; stale,
+   * missing and foreign values are kept as they are (a repair on the target finds them as on the
+   * source).
+   */
+  static Item refit(TableSpec spec, DriverLimits from, DriverLimits to, Item stored) {
+    if (spec.indexes().isEmpty() || from.maxIndexTupleBytes() == to.maxIndexTupleBytes()) {
+      return stored;
+    }
+    StoredForm source = new StoredForm(spec, null, from);
+    StoredForm target = new StoredForm(spec, null, to);
+    Key key = spec.keySchema().keyOf(stored);
+    Map<String, AttributeValue> out = null;
+    for (int i = 0; i < source.layouts.size(); i++) {
+      IndexLayout layout = source.layouts.get(i);
+      AttributeValue p = stored.find(layout.partitionAttribute()).orElse(null);
+      AttributeValue s = stored.find(layout.sortAttribute()).orElse(null);
+      Synthesized was = source.synthesize(i, stored, key, false);
+      if (was == null || !was.partition().equals(p) || !was.sort().equals(s)) {
+        continue;
+      }
+      Synthesized now = target.synthesize(i, stored, key, false);
+      if (now != null && now.partition().equals(p) && now.sort().equals(s)) {
+        continue;
+      }
+      if (out == null) {
+        out = new LinkedHashMap<>(stored.attributes());
+      }
+      if (now == null) {
+        out.remove(layout.partitionAttribute());
+        out.remove(layout.sortAttribute());
+      } else {
+        out.put(layout.partitionAttribute(), now.partition());
+        out.put(layout.sortAttribute(), now.sort());
+      }
+    }
+    return out == null ? stored : ItemAccess.ofStored(out);
+  }
+
+  /**
    * Compares the index values a stored item holds with those its attributes give now (leniently: a
    * value no index can hold gives no entry). Only the indexes of the current spec are compared.
    */
