@@ -42,8 +42,10 @@ import java.util.stream.StreamSupport;
  * filter trimmed are evaluated again by the next page and nothing is skipped.
  *
  * <p>Every index hit is checked against the item itself: a hit whose attributes no longer give the
- * query's partition value and a sort value in its range (another tool changed them) is left out
- * like a filtered item, so pages still fill up to their limit from the hits that follow.
+ * index values stored on it, the query's partition value and a sort value in its range (another
+ * tool changed them) is left out like a filtered item, so pages still fill up to their limit from
+ * the hits that follow. Index positions (and so cursors) hold an item's full sort tuple, which
+ * orders the entries of a bucket of long sort values (docs/FORMAT.md, "Long index values").
  */
 final class Pager {
   private static final org.slf4j.Logger INDEX_LOG =
