@@ -19,7 +19,7 @@ import java.util.Objects;
  *
  * <pre>{@code
  * Stowage store = Stowage.builder(MemoryDriver.create()).blobStore(new MemoryBlobStore()).build();
- * Table users = store.table(TableSpec.builder("users", KeySchema.of("id", STRING)).build());
+ * Table users = store.ensureTable(TableSpec.builder("users", KeySchema.of("id", STRING)).build());
  * users.put(Item.builder().put("id", "u1").put("name", "Ada").build());
  * }</pre>
  *
@@ -56,12 +56,26 @@ public final class Stowage implements AutoCloseable {
   }
 
   /**
-   * Opens a table, creating it (and its indexes) on the backend if it does not exist.
+   * Opens an existing table. Creates nothing: use {@link #ensureTable} to create a table that may
+   * not exist yet.
    *
-   * @throws InvalidRequestException if a table exists whose schema disagrees with {@code spec}
+   * @throws NotFoundException if the table does not exist
+   * @throws InvalidRequestException if the table exists but its key schema or indexes disagree with
+   *     {@code spec}; the message names every difference
    */
   public Table table(TableSpec spec) {
     return core.table(spec);
+  }
+
+  /**
+   * Opens a table, creating it and its indexes on the backend first if they do not exist. Indexes
+   * added to an existing table are created too; {@link Table#backfillIndexes} fills them for items
+   * written before. Idempotent and safe to call concurrently.
+   *
+   * @throws InvalidRequestException if a table exists whose key schema disagrees with {@code spec}
+   */
+  public Table ensureTable(TableSpec spec) {
+    return core.ensureTable(spec);
   }
 
   /** Deletes a table and every item in it from this namespace. Overflow blobs are deleted too. */

@@ -30,6 +30,7 @@ public final class TableSpec {
   private final Map<String, AttributePolicy> policies;
   private final String versionAttribute;
   private final int idempotencyWindow;
+  private final String adoptedName;
 
   private TableSpec(Builder b) {
     this.name = b.name;
@@ -38,6 +39,7 @@ public final class TableSpec {
     this.policies = Collections.unmodifiableMap(new LinkedHashMap<>(b.policies));
     this.versionAttribute = b.versionAttribute;
     this.idempotencyWindow = b.idempotencyWindow;
+    this.adoptedName = b.adoptedName;
   }
 
   /** Starts a spec for table {@code name} with the given key schema. */
@@ -90,6 +92,20 @@ public final class TableSpec {
     return idempotencyWindow;
   }
 
+  /**
+   * The physical name of an adopted table: an existing table, kind or Azure table that other tools
+   * wrote, addressed by this name as it is and read in its native key layout (see {@link
+   * Builder#adopt}). Empty for tables Stowage lays out itself.
+   */
+  public Optional<String> adoptedName() {
+    return Optional.ofNullable(adoptedName);
+  }
+
+  /** True if the spec {@linkplain Builder#adopt adopts} an existing table. */
+  public boolean isAdopted() {
+    return adoptedName != null;
+  }
+
   /** True if some index reads {@code attribute}. */
   public boolean isIndexed(String attribute) {
     return indexes.stream().anyMatch(i -> i.attributes().contains(attribute));
@@ -103,12 +119,14 @@ public final class TableSpec {
         && indexes.equals(t.indexes)
         && policies.equals(t.policies)
         && Objects.equals(versionAttribute, t.versionAttribute)
-        && idempotencyWindow == t.idempotencyWindow;
+        && idempotencyWindow == t.idempotencyWindow
+        && Objects.equals(adoptedName, t.adoptedName);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, keySchema, indexes, policies, versionAttribute, idempotencyWindow);
+    return Objects.hash(
+        name, keySchema, indexes, policies, versionAttribute, idempotencyWindow, adoptedName);
   }
 
   @Override
@@ -121,6 +139,7 @@ public final class TableSpec {
         + indexes
         + ", policies="
         + policies
+        + (adoptedName == null ? "" : ", adopted=" + adoptedName)
         + ")";
   }
 
@@ -132,6 +151,7 @@ public final class TableSpec {
     private final Map<String, AttributePolicy> policies = new LinkedHashMap<>();
     private String versionAttribute;
     private int idempotencyWindow = 32;
+    private String adoptedName;
 
     private Builder(String name, KeySchema keySchema) {
       if (!isValidName(name)) {
@@ -196,6 +216,32 @@ public final class TableSpec {
         throw new IllegalArgumentException("idempotency window must be 1 to 1000, was " + window);
       }
       this.idempotencyWindow = window;
+      return this;
+    }
+
+    /**
+     * Adopts an existing table that other tools wrote and keep writing: {@code physicalName} is the
+     * backend's own table name (DynamoDB table, Datastore kind, Azure table), used as it is, and
+     * items are read in the backend's native key layout instead of Stowage's encoded one: DynamoDB
+     * hash and range attributes, a Datastore key name (string partition key) or numeric id (number
+     * partition key), Azure PartitionKey and RowKey strings. The key schema must describe that
+     * native key; opening the table checks it and creates nothing. What each backend orders and
+     * refuses is in its driver's documentation ("Adopting an existing table").
+     *
+     * @param physicalName 1 to 255 characters without control characters; the driver checks the
+     *     backend's own naming rules when the table is opened
+     */
+    public Builder adopt(String physicalName) {
+      Objects.requireNonNull(physicalName, "physicalName");
+      if (physicalName.isEmpty()
+          || physicalName.length() > 255
+          || physicalName.chars().anyMatch(Character::isISOControl)) {
+        throw new IllegalArgumentException(
+            "adopted table name '"
+                + physicalName
+                + "' must be 1 to 255 characters without control characters");
+      }
+      this.adoptedName = physicalName;
       return this;
     }
 

@@ -42,7 +42,7 @@ class EndToEndTest {
             .namespace("prod")
             .build();
     docs =
-        store.table(
+        store.ensureTable(
             TableSpec.builder("docs", KeySchema.of("id", STRING))
                 .compressed("body")
                 .encrypted("secret")

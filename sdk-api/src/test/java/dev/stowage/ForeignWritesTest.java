@@ -43,7 +43,7 @@ class ForeignWritesTest {
           new TableRef("", "orders"),
           spec.keySchema(),
           spec.indexes().stream().map(IndexLayout::of).toList());
-  private final Table orders = store.table(spec);
+  private final Table orders = store.ensureTable(spec);
 
   private static Item order(int i, String status) {
     return Item.builder()

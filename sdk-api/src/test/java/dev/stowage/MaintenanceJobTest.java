@@ -41,7 +41,7 @@ class MaintenanceJobTest {
                     .keys(dev.stowage.codec.KeyProvider.ofKeyset(oldKeys))
                     .build())
             .build()
-            .table(spec);
+            .ensureTable(spec);
     for (int i = 0; i < 30; i++) {
       before.put(Item.builder().put("id", "k" + i).put("s", "secret " + i).build());
     }
@@ -52,7 +52,7 @@ class MaintenanceJobTest {
                     .keys(dev.stowage.codec.KeyProvider.ofKeyset(rotated))
                     .build())
             .build()
-            .table(spec);
+            .ensureTable(spec);
     MaintenanceJob.Progress p = during.reencrypt(MaintenanceJob.Options.DEFAULT).run();
     assertThat(p.rewritten()).isEqualTo(30);
     assertThat(during.reencrypt(MaintenanceJob.Options.DEFAULT).run().rewritten()).isZero();
@@ -63,7 +63,7 @@ class MaintenanceJobTest {
                     .keys(dev.stowage.codec.KeyProvider.ofKeyset(newOnly))
                     .build())
             .build()
-            .table(spec);
+            .ensureTable(spec);
     assertThat(after.get(dev.stowage.item.Key.of("k7")).orElseThrow().getString("s"))
         .isEqualTo("secret 7");
     assertThat(before.reencrypt(MaintenanceJob.Options.DEFAULT.asDryRun()).run().rewritten())
@@ -75,7 +75,7 @@ class MaintenanceJobTest {
 
   @Test
   void backfillMakesExistingItemsVisibleToANewIndexAndResumes() {
-    Table plain = store.table(TableSpec.builder("orders", keys).build());
+    Table plain = store.ensureTable(TableSpec.builder("orders", keys).build());
     for (int i = 0; i < 250; i++) {
       plain.put(
           Item.builder()
@@ -85,7 +85,7 @@ class MaintenanceJobTest {
               .build());
     }
     Table indexed =
-        store.table(
+        store.ensureTable(
             TableSpec.builder("orders", keys)
                 .index("byStatus", List.of("status"), List.of("at"))
                 .build());

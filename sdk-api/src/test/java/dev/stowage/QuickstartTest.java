@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class QuickstartTest {
   private final Stowage store = Stowage.builder(MemoryDriver.create()).build();
   private final Table events =
-      store.table(
+      store.ensureTable(
           TableSpec.builder("events", KeySchema.of("feed", STRING, "at", NUMBER))
               .index("byKind", List.of("kind"), List.of("at"))
               .build());

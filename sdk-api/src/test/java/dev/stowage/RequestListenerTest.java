@@ -31,7 +31,7 @@ class RequestListenerTest {
           .requestListener(requests::add)
           .build();
   private final Table users =
-      store.table(TableSpec.builder("users", KeySchema.of("id", STRING)).build());
+      store.ensureTable(TableSpec.builder("users", KeySchema.of("id", STRING)).build());
 
   private List<Request> of(Target target, String operation) {
     return requests.stream()
@@ -98,7 +98,7 @@ class RequestListenerTest {
                   throw new IllegalStateException("broken metrics");
                 })
             .build();
-    Table t = s.table(TableSpec.builder("things", KeySchema.of("id", STRING)).build());
+    Table t = s.ensureTable(TableSpec.builder("things", KeySchema.of("id", STRING)).build());
     t.put(Item.builder().put("id", "a").build());
     assertThat(t.get(Key.of("a"))).isPresent();
   }

@@ -132,7 +132,7 @@ class RetryPolicyTest {
                   }
                 });
     Stowage store = Stowage.builder(throttled).retryPolicy(FAST).build();
-    Table t = store.table(TableSpec.builder("throttled", KeySchema.of("id", STRING)).build());
+    Table t = store.ensureTable(TableSpec.builder("throttled", KeySchema.of("id", STRING)).build());
     long start = System.nanoTime();
     ThrottledException e = catchThrowableOfType(ThrottledException.class, () -> t.get(Key.of("x")));
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));

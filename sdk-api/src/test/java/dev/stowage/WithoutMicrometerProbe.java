@@ -26,7 +26,7 @@ public final class WithoutMicrometerProbe implements Runnable {
             .blobStore(new MemoryBlobStore())
             .requestListener(r -> requests.incrementAndGet())
             .build()) {
-      Table t = store.table(TableSpec.builder("things", KeySchema.of("id", STRING)).build());
+      Table t = store.ensureTable(TableSpec.builder("things", KeySchema.of("id", STRING)).build());
       t.put(Item.builder().put("id", "a").put("n", 1).build());
       if (t.get(Key.of("a")).isEmpty() || store.metrics().reads() != 1 || requests.get() < 3) {
         throw new AssertionError("store misbehaved: " + store.metrics() + ", " + requests);

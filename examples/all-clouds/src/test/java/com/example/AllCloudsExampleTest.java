@@ -38,7 +38,7 @@ class AllCloudsExampleTest {
             Item.builder().put("author", "ada").put("at", 1).put("text", "first").build(),
             Item.builder().put("author", "ada").put("at", 2).put("scan", scan).build());
     for (Stowage store : List.of(aws, gcp, azure)) {
-      Table notes = store.table(NOTES);
+      Table notes = store.ensureTable(NOTES);
       written.forEach(notes::put);
       assertEquals("first", notes.get(Key.of("ada", 1)).orElseThrow().getString("text"));
       assertArrayEquals(

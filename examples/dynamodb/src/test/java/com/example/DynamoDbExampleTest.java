@@ -27,7 +27,7 @@ class DynamoDbExampleTest {
 
   @Test
   void putGetAndQuery(Stowage store) {
-    Table notes = store.table(NOTES);
+    Table notes = store.ensureTable(NOTES);
     for (int i = 1; i <= 3; i++) {
       notes.put(Item.builder().put("author", "ada").put("at", i).put("text", "note " + i).build());
     }
@@ -41,7 +41,7 @@ class DynamoDbExampleTest {
 
   @Test
   void aLargeItemOverflowsToTheBlobStore(Stowage store) {
-    Table notes = store.table(NOTES);
+    Table notes = store.ensureTable(NOTES);
     byte[] scan = new byte[2 * 1024 * 1024]; // over every backend's item limit
     new Random(7).nextBytes(scan);
     notes.put(Item.builder().put("author", "ada").put("at", 9).put("scan", scan).build());

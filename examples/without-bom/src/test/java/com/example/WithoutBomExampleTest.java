@@ -21,7 +21,7 @@ class WithoutBomExampleTest {
   @Test
   void theReadmeSnippetRuns() {
     try (Stowage store = Stowage.builder(MemoryDriver.create()).build()) {
-      Table users = store.table(TableSpec.builder("users", KeySchema.of("id", AttributeType.STRING)).build());
+      Table users = store.ensureTable(TableSpec.builder("users", KeySchema.of("id", AttributeType.STRING)).build());
       users.put(Item.builder().put("id", "u1").put("name", "Ada").build());
       assertEquals("Ada", users.get(Key.of("u1")).orElseThrow().getString("name"));
     }

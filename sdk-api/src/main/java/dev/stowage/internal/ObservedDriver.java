@@ -60,6 +60,12 @@ public final class ObservedDriver extends ForwardingDriver {
   }
 
   @Override
+  public void openTable(TableLayout layout) {
+    TableRef t = layout.ref();
+    observed.run("openTable", t.namespace(), t.table(), 0, () -> delegate.openTable(layout));
+  }
+
+  @Override
   public void dropTable(TableRef table) {
     observed.run("dropTable", table.namespace(), table.table(), 0, () -> delegate.dropTable(table));
   }

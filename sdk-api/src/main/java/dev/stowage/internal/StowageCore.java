@@ -103,12 +103,26 @@ public final class StowageCore {
     return new StowageCore(shared, ns);
   }
 
-  /** Opens (and if needed creates) a table. */
+  /** Opens an existing table, creating nothing. */
   public Table table(TableSpec spec) {
+    return open(spec, false);
+  }
+
+  /** Opens a table, creating it and its indexes first if needed. */
+  public Table ensureTable(TableSpec spec) {
+    return open(spec, true);
+  }
+
+  private Table open(TableSpec spec, boolean create) {
     TableRef ref = new TableRef(namespace, spec.name());
     TableLayout layout = layout(ref, spec);
+    // A spec already checked (or created) on this store needs no further request.
     if (!spec.equals(shared.ensured.get(ref))) {
-      shared.retrier.run(() -> shared.driver.ensureTable(layout));
+      if (create) {
+        shared.retrier.run(() -> shared.driver.ensureTable(layout));
+      } else {
+        shared.retrier.run(() -> shared.driver.openTable(layout));
+      }
       shared.ensured.put(ref, spec);
     }
     return new CoreTable(shared, ref, spec, layout);
@@ -116,7 +130,10 @@ public final class StowageCore {
 
   static TableLayout layout(TableRef ref, TableSpec spec) {
     return new TableLayout(
-        ref, spec.keySchema(), spec.indexes().stream().map(IndexLayout::of).toList());
+        ref,
+        spec.keySchema(),
+        spec.indexes().stream().map(IndexLayout::of).toList(),
+        spec.adoptedName().orElse(null));
   }
 
   /** Drops a table and its overflow blobs. */

@@ -95,6 +95,31 @@ public final class MemoryDriver implements StorageDriver {
   }
 
   @Override
+  public void openTable(TableLayout layout) {
+    MemoryTable existing = tables.get(layout.ref());
+    if (existing == null) {
+      throw new NotFoundException(
+          "table '"
+              + layout.ref()
+              + "' does not exist; create it with Stowage.ensureTable (opening never creates)");
+    }
+    List<String> problems = new java.util.ArrayList<>();
+    if (!existing.layout.keySchema().equals(layout.keySchema())) {
+      problems.add(
+          "key schema is " + existing.layout.keySchema() + ", the spec says " + layout.keySchema());
+    }
+    for (var index : layout.indexes()) {
+      if (existing.layout.index(index.name()).isEmpty()) {
+        problems.add("index '" + index.name() + "' is missing (ensureTable adds and backfills it)");
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new InvalidRequestException(
+          "table '" + layout.ref() + "' disagrees with its spec: " + String.join("; ", problems));
+    }
+  }
+
+  @Override
   public void dropTable(TableRef table) {
     tables.remove(table);
   }

@@ -11,6 +11,10 @@ import java.util.Objects;
  * strictly beyond {@code exclusiveStart} when given, at most {@code limit} of them. It may return
  * fewer (a backend page limit) and says with {@link QueryResult#more()} whether more may follow.
  *
+ * <p>Index queries return whole stored items, whatever the index's projection: the core checks each
+ * hit against the index's source attributes it holds (another tool may have changed them without
+ * updating the synthesized values) and projects {@code KEYS_ONLY} results itself.
+ *
  * @param index the index name, or null for the primary key
  * @param partition the partition key value, or the binary index partition value
  * @param range the sort range

@@ -42,6 +42,11 @@ public abstract class ForwardingDriver implements StorageDriver {
   }
 
   @Override
+  public void openTable(TableLayout layout) {
+    delegate.openTable(layout);
+  }
+
+  @Override
   public void dropTable(TableRef table) {
     delegate.dropTable(table);
   }

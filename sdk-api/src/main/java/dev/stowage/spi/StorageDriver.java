@@ -31,9 +31,20 @@ public interface StorageDriver extends AutoCloseable {
   /**
    * Creates the table and its indexes if missing; idempotent. If a table exists whose key schema or
    * indexes disagree with {@code layout}, throws {@link dev.stowage.InvalidRequestException} saying
-   * how.
+   * how. For an {@linkplain TableLayout#adopted() adopted} table a driver creates nothing it would
+   * not create for a new table of the same native layout, and may refuse to create the table.
    */
   void ensureTable(TableLayout layout);
+
+  /**
+   * Checks that the table exists and agrees with {@code layout}, creating and changing nothing.
+   *
+   * @throws dev.stowage.NotFoundException if the table does not exist, naming it and saying how to
+   *     create it
+   * @throws dev.stowage.InvalidRequestException if the table exists but its key schema or indexes
+   *     disagree with {@code layout}, spelling out every difference
+   */
+  void openTable(TableLayout layout);
 
   /** Deletes the table and all its items if it exists; idempotent. */
   void dropTable(TableRef table);

@@ -10,10 +10,24 @@ import java.util.Optional;
  * @param ref namespace and logical name
  * @param keySchema the primary key
  * @param indexes the secondary indexes, as synthesized attributes
+ * @param adoptedName for an adopted table (see {@link dev.stowage.TableSpec.Builder#adopt}), the
+ *     backend's own table name, to use as it is with the backend's native key layout; null for a
+ *     table Stowage lays out itself
  */
-public record TableLayout(TableRef ref, KeySchema keySchema, List<IndexLayout> indexes) {
+public record TableLayout(
+    TableRef ref, KeySchema keySchema, List<IndexLayout> indexes, String adoptedName) {
   public TableLayout {
     indexes = List.copyOf(indexes);
+  }
+
+  /** A table Stowage lays out itself. */
+  public TableLayout(TableRef ref, KeySchema keySchema, List<IndexLayout> indexes) {
+    this(ref, keySchema, indexes, null);
+  }
+
+  /** True if this is an adopted table, addressed by {@link #adoptedName()} in its native layout. */
+  public boolean adopted() {
+    return adoptedName != null;
   }
 
   /** The index with this name. */

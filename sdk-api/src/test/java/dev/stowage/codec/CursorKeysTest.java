@@ -29,7 +29,7 @@ class CursorKeysTest {
           .build();
 
   private static Table filled(Stowage store) {
-    Table t = store.table(SPEC);
+    Table t = store.ensureTable(SPEC);
     for (int i = 0; i < 5; i++) {
       t.put(Item.builder().put("feed", "f").put("at", i).build());
     }
@@ -46,7 +46,7 @@ class CursorKeysTest {
     FakeKms kms = new FakeKms();
     Codecs envelope = Codecs.builder().keys(KeyProvider.ofKmsEnvelope(kms, "fake-kms://k")).build();
     Table a = filled(Stowage.builder(driver).codecs(envelope).build());
-    Table b = Stowage.builder(driver).codecs(envelope).build().table(SPEC);
+    Table b = Stowage.builder(driver).codecs(envelope).build().ensureTable(SPEC);
     int before = kms.calls.get();
     assertThat(b.page(cursor(a)).items()).hasSize(2);
     assertThat(kms.calls.get()).as("no KMS call per cursor").isEqualTo(before);
@@ -69,7 +69,8 @@ class CursorKeysTest {
   @Test
   void anUnknownKeyIsNamedWithTheKeysTheStoreUses() {
     Table a = filled(Stowage.builder(driver).build());
-    Table b = Stowage.builder(driver).codecs(TestKeys.codecs(TestKeys.fresh())).build().table(SPEC);
+    Table b =
+        Stowage.builder(driver).codecs(TestKeys.codecs(TestKeys.fresh())).build().ensureTable(SPEC);
     InvalidCursorException e =
         catchThrowableOfType(InvalidCursorException.class, () -> b.page(cursor(a)));
     assertThat(e.reason()).isEqualTo(InvalidCursorException.Reason.UNKNOWN_KEY);

@@ -23,7 +23,7 @@ class MicrometerMetricsTest {
           .requestListener(MicrometerMetrics.of(registry))
           .build();
   private final Table users =
-      store.table(TableSpec.builder("users", KeySchema.of("id", STRING)).build());
+      store.ensureTable(TableSpec.builder("users", KeySchema.of("id", STRING)).build());
 
   @Test
   void timersPerOperationTableAndBackendWithALatencyHistogram() {

@@ -53,7 +53,7 @@ class BlobStoreRetriesTest {
           .clock(clock)
           .namespace("prod")
           .build();
-  private final Table docs = store.table(SPEC);
+  private final Table docs = store.ensureTable(SPEC);
 
   /** An item over the memory driver's 400 KB limit, so it overflows to one blob. */
   private static Item big(String id, long seed) {

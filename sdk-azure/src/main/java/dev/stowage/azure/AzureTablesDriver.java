@@ -162,6 +162,11 @@ public final class AzureTablesDriver implements StorageDriver {
   }
 
   @Override
+  public void openTable(TableLayout layout) {
+    tables.open(layout);
+  }
+
+  @Override
   public void dropTable(TableRef table) {
     tables.drop(table);
   }

@@ -61,17 +61,17 @@ class NativeInteropTest {
     // and an index (writes read the replaced version and write conditionally).
     STOWAGE.put(
         "people",
-        stowage.table(
+        stowage.ensureTable(
             TableSpec.builder("people", KeySchema.of("id", AttributeType.STRING)).build()));
     STOWAGE.put(
         "events",
-        stowage.table(
+        stowage.ensureTable(
             TableSpec.builder(
                     "events", KeySchema.of("id", AttributeType.STRING, "at", AttributeType.NUMBER))
                 .build()));
     STOWAGE.put(
         "indexed",
-        stowage.table(
+        stowage.ensureTable(
             TableSpec.builder("indexed", KeySchema.of("id", AttributeType.STRING))
                 .index(IndexSpec.of("byName", List.of("Name"), List.of("Age")))
                 .build()));

@@ -34,7 +34,7 @@ class StowageOnAzureTest {
             .namespace("e2e" + Long.toString(System.nanoTime() % 100_000, 36))
             .build();
     table =
-        stowage.table(
+        stowage.ensureTable(
             TableSpec.builder(
                     "docs", KeySchema.of("id", AttributeType.STRING, "v", AttributeType.NUMBER))
                 .build());

@@ -83,7 +83,7 @@ public class DynamoDbBench {
     raw = local.client();
     stowage = Stowage.builder(DynamoDbDriver.create(raw)).build();
     table =
-        stowage.table(
+        stowage.ensureTable(
             TableSpec.builder(
                     TABLE,
                     KeySchema.of(

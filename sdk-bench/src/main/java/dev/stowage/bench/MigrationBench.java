@@ -81,7 +81,7 @@ public class MigrationBench {
                     SmallItems.PK, AttributeType.STRING, SmallItems.SK, AttributeType.NUMBER))
             .build();
     MemoryDriver source = MemoryDriver.create();
-    Table sourceTable = Stowage.builder(source).build().table(spec);
+    Table sourceTable = Stowage.builder(source).build().ensureTable(spec);
     List<Item> items = new ArrayList<>(ITEMS);
     List<WriteRequest> writes = new ArrayList<>(ITEMS);
     for (int i = 0; i < ITEMS; i++) {

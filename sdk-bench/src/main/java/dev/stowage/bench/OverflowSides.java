@@ -60,7 +60,8 @@ public final class OverflowSides {
     MemoryBlobStore blobs = new MemoryBlobStore();
     Stowage stowage = Stowage.builder(MemoryDriver.create()).blobStore(blobs).build();
     Table table =
-        stowage.table(TableSpec.builder("docs", KeySchema.of("pk", AttributeType.STRING)).build());
+        stowage.ensureTable(
+            TableSpec.builder("docs", KeySchema.of("pk", AttributeType.STRING)).build());
     return new Side() {
       @Override
       public void put(Item item) {

@@ -36,6 +36,13 @@ class CommandsTest {
   }
 
   private Cli.Result run(String command, String... args) {
+    if (command.equals("put")) {
+      // Every test here starts from an empty store; only put may create the table.
+      String[] withCreate = new String[args.length + 1];
+      withCreate[0] = "--create-table";
+      System.arraycopy(args, 0, withCreate, 1, args.length);
+      args = withCreate;
+    }
     String[] all = new String[args.length + SPEC.length + 3];
     all[0] = command;
     all[1] = "--store";
@@ -91,6 +98,7 @@ class CommandsTest {
 
   @Test
   void getOfMissingItemExitsOne() {
+    putEvents(1);
     Cli.Result r = run("get", "--key", "{\"feed\":\"f\",\"at\":99}");
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err()).contains("no item with key");
@@ -162,7 +170,7 @@ class CommandsTest {
             .cursorKeys(CursorKeys.load(null))
             .build()) {
       Table t =
-          store.table(
+          store.ensureTable(
               TableSpec.builder(
                       "events",
                       KeySchema.of("feed", AttributeType.STRING, "at", AttributeType.NUMBER))
@@ -209,6 +217,7 @@ class CommandsTest {
             "dev",
             "--config",
             config.toString(),
+            "--create-table",
             "--item",
             "{\"feed\":\"a\",\"at\":1}");
     assertThat(put.code()).as(put.err()).isZero();
@@ -233,6 +242,32 @@ class CommandsTest {
             "--key",
             "{\"feed\":\"a\",\"at\":1}");
     assertThat(root.code()).isEqualTo(1);
+  }
+
+  @Test
+  void noCommandCreatesATableItWasNotAskedTo() {
+    String[][] readOnly = {
+      {"get", "--key", "{\"feed\":\"f\",\"at\":1}"},
+      {"scan"},
+      {"query", "--partition", "f"},
+      {"delete-where", "--index", "byKind", "--partition", "odd", "--dry-run"},
+      {"put", "--item", "{\"feed\":\"f\",\"at\":1}"},
+    };
+    for (String[] cmd : readOnly) {
+      String[] all = new String[cmd.length + SPEC.length + 1];
+      all[0] = cmd[0];
+      all[1] = "--store=" + STORE;
+      System.arraycopy(SPEC, 0, all, 2, SPEC.length);
+      System.arraycopy(cmd, 1, all, 2 + SPEC.length, cmd.length - 1);
+      Cli.Result r = Cli.run(all);
+      assertThat(r.code()).as(String.join(" ", all) + ": " + r.err()).isEqualTo(1);
+      assertThat(r.err())
+          .as(cmd[0])
+          .contains("table 'events' does not exist")
+          .contains("--create-table");
+    }
+    putEvents(2);
+    assertThat(run("get", "--key", "{\"feed\":\"f\",\"at\":1}").code()).isZero();
   }
 
   @Test

@@ -6,6 +6,7 @@ import dev.stowage.UnavailableException;
 import dev.stowage.cli.internal.Errors;
 import java.io.UncheckedIOException;
 import java.nio.file.NoSuchFileException;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Every failure is one line starting with {@code stowage:} and a documented exit code. */
@@ -16,6 +17,13 @@ class ErrorsTest {
     assertThat(r.code()).as(r.err()).isEqualTo(code);
     assertThat(r.err()).startsWith("stowage: ");
     assertThat(r.err().strip().lines()).as(r.err()).hasSize(1);
+  }
+
+  @BeforeEach
+  void tableExists() {
+    Cli.Result created =
+        Cli.run("put", STORE, "--pk", "id:S", "--create-table", "--item", "{\"id\":\"seed\"}");
+    assertThat(created.code()).as(created.err()).isZero();
   }
 
   @Test

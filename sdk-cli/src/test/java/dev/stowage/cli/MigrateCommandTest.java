@@ -51,6 +51,7 @@ class MigrateCommandTest {
             spec.toString(),
             "--keyset",
             keyset.toString(),
+            "--create-table",
             "--file",
             file.toString());
     assertThat(put.code()).as(put.err()).isZero();

@@ -54,6 +54,7 @@ class RepairIndexesCommandTest {
     Cli.Result r =
         run(
             "put",
+            "--create-table",
             "--item",
             "{\"id\":\"o" + i + "\",\"status\":\"" + status + "\",\"at\":" + i + "}");
     assertThat(r.code()).as(r.err()).isZero();
@@ -114,6 +115,7 @@ class RepairIndexesCommandTest {
 
   @Test
   void needsIndexesAndAValidToken() {
+    put(0, "PAID");
     Cli.Result noIndexes = Cli.run("repair-indexes", "--store", STORE, "--pk", "id:S");
     assertThat(noIndexes.code()).isEqualTo(ExitCode.USAGE);
     assertThat(noIndexes.err()).contains("has no secondary indexes");

@@ -47,7 +47,7 @@ class StorageCommandsTest {
 
   @Test
   void encryptedValuesNeedTheKeysetAndRawShowsEnvelopes() {
-    Cli.Result noKeys = run("put", "--item", "{\"id\":\"p1\",\"ssn\":\"123\"}");
+    Cli.Result noKeys = run("put", "--create-table", "--item", "{\"id\":\"p1\",\"ssn\":\"123\"}");
     assertThat(noKeys.code()).isEqualTo(ExitCode.USAGE);
     assertThat(noKeys.err()).contains("missing keys (give --keyset FILE");
 
@@ -79,7 +79,8 @@ class StorageCommandsTest {
   @Test
   void oversizedItemsOverflowAndSweepDeletesOnlyOrphans() {
     String big = "x".repeat(600_000);
-    Cli.Result put = run("put", "--item", "{\"id\":\"d1\",\"body\":\"" + big + "\"}");
+    Cli.Result put =
+        run("put", "--create-table", "--item", "{\"id\":\"d1\",\"body\":\"" + big + "\"}");
     assertThat(put.code()).as(put.err()).isZero();
     assertThat(run("get", "--key", "d1", "--raw").out())
         .contains("stowage:ovf")
@@ -109,6 +110,7 @@ class StorageCommandsTest {
       Cli.Result put =
           run(
               "put",
+              "--create-table",
               "--keyset",
               keyset.toString(),
               "--item",

@@ -145,6 +145,11 @@ public final class DatastoreDriver implements StorageDriver {
   }
 
   @Override
+  public void openTable(TableLayout layout) {
+    catalog.open(layout);
+  }
+
+  @Override
   public void dropTable(TableRef table) {
     catalog.drop(table);
   }

@@ -44,7 +44,7 @@ class DriverCloseTest {
             .emulatorHost(Emulators.shared().datastore().hostPort())
             .build();
     try (Stowage store = Stowage.builder(driver).build()) {
-      var t = store.table(TableSpec.builder("closing", KeySchema.of("id", STRING)).build());
+      var t = store.ensureTable(TableSpec.builder("closing", KeySchema.of("id", STRING)).build());
       t.put(Item.builder().put("id", "a").build());
       assertThat(t.get(Key.of("a"))).isPresent();
     }
@@ -58,7 +58,9 @@ class DriverCloseTest {
     try (Stowage store =
         Stowage.builder(driver).retryPolicy(dev.stowage.RetryPolicy.NONE).build()) {
       assertThatThrownBy(
-              () -> store.table(TableSpec.builder("closing", KeySchema.of("id", STRING)).build()))
+              () ->
+                  store.ensureTable(
+                      TableSpec.builder("closing", KeySchema.of("id", STRING)).build()))
           .isInstanceOf(UnavailableException.class);
     }
     assertThat(log.text()).isEmpty();

@@ -60,7 +60,8 @@ class NativeInteropTest {
     namespace = "ni" + Long.toString(System.nanoTime() % 1_000_000, 36);
     stowage = Stowage.builder(DatastoreDriver.of(DS)).namespace(namespace).build();
     table =
-        stowage.table(TableSpec.builder(KIND, KeySchema.of("id", AttributeType.STRING)).build());
+        stowage.ensureTable(
+            TableSpec.builder(KIND, KeySchema.of("id", AttributeType.STRING)).build());
   }
 
   @AfterAll

@@ -45,7 +45,7 @@ class OverflowEndToEndTest {
             .namespace("ovf" + Long.toString(System.nanoTime() % 1_000_000, 36))
             .build();
     docs =
-        stowage.table(
+        stowage.ensureTable(
             TableSpec.builder("docs", KeySchema.of("id", AttributeType.STRING))
                 .index(IndexSpec.of("byOwner", List.of("owner"), List.of("title")))
                 .build());

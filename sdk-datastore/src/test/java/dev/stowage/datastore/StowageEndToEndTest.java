@@ -39,7 +39,7 @@ class StowageEndToEndTest {
             .namespace("e2e" + Long.toString(System.nanoTime() % 1_000_000, 36))
             .build();
     orders =
-        stowage.table(
+        stowage.ensureTable(
             TableSpec.builder("orders", KeySchema.of("id", AttributeType.STRING))
                 .index(
                     IndexSpec.of(

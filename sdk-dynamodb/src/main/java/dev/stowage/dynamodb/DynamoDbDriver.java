@@ -188,7 +188,12 @@ public final class DynamoDbDriver implements StorageDriver {
 
   @Override
   public void ensureTable(TableLayout layout) {
-    provisioner.ensure(layout, names.physical(layout.ref()));
+    provisioner.ensure(layout, names.physical(layout));
+  }
+
+  @Override
+  public void openTable(TableLayout layout) {
+    provisioner.open(layout, names.physical(layout));
   }
 
   @Override
@@ -198,38 +203,38 @@ public final class DynamoDbDriver implements StorageDriver {
 
   @Override
   public Optional<StoredItem> get(TableLayout table, Key key, boolean consistentRead) {
-    return items.get(table, names.physical(table.ref()), key, consistentRead);
+    return items.get(table, names.physical(table), key, consistentRead);
   }
 
   @Override
   public BatchGetResult batchGet(TableLayout table, List<Key> keys, boolean consistentRead) {
-    return batches.get(table, names.physical(table.ref()), keys, consistentRead);
+    return batches.get(table, names.physical(table), keys, consistentRead);
   }
 
   @Override
   public WriteResult put(TableLayout table, Item item, Expectation expect, boolean returnPrevious) {
-    return items.put(table, names.physical(table.ref()), item, expect, returnPrevious);
+    return items.put(table, names.physical(table), item, expect, returnPrevious);
   }
 
   @Override
   public WriteResult delete(
       TableLayout table, Key key, Expectation expect, boolean returnPrevious) {
-    return items.delete(table, names.physical(table.ref()), key, expect, returnPrevious);
+    return items.delete(table, names.physical(table), key, expect, returnPrevious);
   }
 
   @Override
   public BatchWriteResult batchWrite(TableLayout table, List<WriteOp> writes) {
-    return batches.write(table, names.physical(table.ref()), writes);
+    return batches.write(table, names.physical(table), writes);
   }
 
   @Override
   public QueryResult query(TableLayout table, DriverQuery query) {
-    return queries.query(table, names.physical(table.ref()), query);
+    return queries.query(table, names.physical(table), query);
   }
 
   @Override
   public QueryResult scan(TableLayout table, DriverScan scan) {
-    return queries.scan(table, names.physical(table.ref()), scan);
+    return queries.scan(table, names.physical(table), scan);
   }
 
   @Override
@@ -239,7 +244,7 @@ public final class DynamoDbDriver implements StorageDriver {
 
   @Override
   public StoredItem updateNative(TableLayout table, Key key, Update update, Condition condition) {
-    return items.update(table, names.physical(table.ref()), key, update, condition);
+    return items.update(table, names.physical(table), key, update, condition);
   }
 
   @Override

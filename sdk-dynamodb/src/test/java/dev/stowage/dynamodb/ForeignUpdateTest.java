@@ -40,7 +40,7 @@ class ForeignUpdateTest {
     String namespace = "fu" + Long.toString(System.nanoTime() % 1_000_000, 36);
     stowage = Stowage.builder(driver).namespace(namespace).build();
     orders =
-        stowage.table(
+        stowage.ensureTable(
             TableSpec.builder("orders", KeySchema.of("id", AttributeType.STRING))
                 .index("byStatus", List.of("status"), List.of("at"))
                 .build());

@@ -47,7 +47,7 @@ class NativeInteropTest {
     DynamoDbDriver driver = DynamoDbDriver.create(SDK);
     String namespace = "ni" + Long.toString(System.nanoTime() % 1_000_000, 36);
     stowage = Stowage.builder(driver).namespace(namespace).build();
-    table = stowage.table(TableSpec.builder("app", KEYS).build());
+    table = stowage.ensureTable(TableSpec.builder("app", KEYS).build());
     physical = driver.physicalTableName(new TableRef(namespace, "app"));
   }
 

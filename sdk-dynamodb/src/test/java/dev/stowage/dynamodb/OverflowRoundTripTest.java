@@ -48,7 +48,8 @@ class OverflowRoundTripTest {
             .namespace(namespace)
             .build();
     table =
-        stowage.table(TableSpec.builder("docs", KeySchema.of("id", AttributeType.STRING)).build());
+        stowage.ensureTable(
+            TableSpec.builder("docs", KeySchema.of("id", AttributeType.STRING)).build());
   }
 
   @AfterAll

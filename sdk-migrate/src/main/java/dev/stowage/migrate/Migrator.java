@@ -129,6 +129,7 @@ public final class Migrator {
    */
   public Report run() {
     long start = System.nanoTime();
+    retry.run(() -> sourceDriver.openTable(sourceLayout));
     retry.run(() -> targetDriver.ensureTable(targetLayout));
     Counters c = new Counters();
     List<Misfit> misfits = java.util.Collections.synchronizedList(new ArrayList<>());

@@ -157,7 +157,12 @@ class CrossBackendMigrationTest {
     StorageDriver ddb = dynamo();
     BlobStore s3 = s3("overflow");
     Table source =
-        Stowage.builder(ddb).blobStore(s3).codecs(codecs).namespace("prod").build().table(SPEC);
+        Stowage.builder(ddb)
+            .blobStore(s3)
+            .codecs(codecs)
+            .namespace("prod")
+            .build()
+            .ensureTable(SPEC);
     long t = System.nanoTime();
     source.batchPut(originals);
     System.out.printf(
@@ -239,7 +244,7 @@ class CrossBackendMigrationTest {
             .codecs(codecs)
             .namespace("back")
             .build()
-            .table(SPEC);
+            .ensureTable(SPEC);
     Map<Key, Item> read = ledger.batchGet(originals.stream().map(SPEC.keySchema()::keyOf).toList());
     assertThat(read).hasSize(ITEMS);
     for (Item original : originals) {
@@ -256,13 +261,13 @@ class CrossBackendMigrationTest {
                 .codecs(codecs)
                 .namespace("prod")
                 .build()
-                .table(SPEC),
+                .ensureTable(SPEC),
             Stowage.builder(azureTables)
                 .blobStore(azureBlobs)
                 .codecs(codecs)
                 .namespace("prod")
                 .build()
-                .table(SPEC))) {
+                .ensureTable(SPEC))) {
       assertThat(copy.queryAll(day17).count()).isEqualTo(expected);
     }
   }

@@ -54,7 +54,7 @@ class MigrateLongIndexValuesTest {
             new DriverLimits[] {MemoryLimits.azure(), MemoryLimits.dynamoDb()})) {
       MemoryDriver sourceDriver = MemoryDriver.builder().limits(pair[0]).build();
       MemoryDriver targetDriver = MemoryDriver.builder().limits(pair[1]).build();
-      Table source = Stowage.builder(sourceDriver).build().table(SPEC);
+      Table source = Stowage.builder(sourceDriver).build().ensureTable(SPEC);
       List<Item> links = new ArrayList<>();
       for (int i = 0; i < 30; i++) {
         links.add(link(i, new int[] {100, 400, 1200, 2000}[i % 4]));
@@ -106,7 +106,7 @@ class MigrateLongIndexValuesTest {
     DriverLimits from = MemoryLimits.datastore();
     DriverLimits to = MemoryLimits.azure();
     MemoryDriver sourceDriver = MemoryDriver.builder().limits(from).build();
-    Table source = Stowage.builder(sourceDriver).build().table(SPEC);
+    Table source = Stowage.builder(sourceDriver).build().ensureTable(SPEC);
     Item l = link(1, 1200);
     source.put(l);
     TableLayout layout =

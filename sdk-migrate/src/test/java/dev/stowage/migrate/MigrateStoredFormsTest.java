@@ -79,7 +79,7 @@ class MigrateStoredFormsTest {
             .codecs(codecs)
             .namespace("prod")
             .build();
-    Table s = source.table(SPEC);
+    Table s = source.ensureTable(SPEC);
     List<Item> originals = items(200);
     originals.forEach(s::put);
     assertThat(sourceBlobs.list("prod/records/").count()).isEqualTo(5);
@@ -109,7 +109,7 @@ class MigrateStoredFormsTest {
             .codecs(codecs)
             .namespace("staging")
             .build()
-            .table(SPEC);
+            .ensureTable(SPEC);
     for (Item original : originals) {
       assertThat(t.get(SPEC.keySchema().keyOf(original))).contains(original);
     }
@@ -124,7 +124,11 @@ class MigrateStoredFormsTest {
     MemoryDriver sourceDriver = MemoryDriver.create();
     MemoryBlobStore sourceBlobs = new MemoryBlobStore();
     Table s =
-        Stowage.builder(sourceDriver).blobStore(sourceBlobs).codecs(codecs).build().table(SPEC);
+        Stowage.builder(sourceDriver)
+            .blobStore(sourceBlobs)
+            .codecs(codecs)
+            .build()
+            .ensureTable(SPEC);
     List<Item> originals = items(81);
     s.batchPut(originals);
     MemoryDriver targetDriver =
@@ -140,7 +144,11 @@ class MigrateStoredFormsTest {
     assertThat(targetBlobs.list("").map(b -> b.key()).sorted().toList())
         .isEqualTo(sourceBlobs.list("").map(b -> b.key()).sorted().toList());
     Table t =
-        Stowage.builder(targetDriver).blobStore(targetBlobs).codecs(codecs).build().table(SPEC);
+        Stowage.builder(targetDriver)
+            .blobStore(targetBlobs)
+            .codecs(codecs)
+            .build()
+            .ensureTable(SPEC);
     assertThat(t.batchGet(originals.stream().map(SPEC.keySchema()::keyOf).toList()).values())
         .containsExactlyInAnyOrderElementsOf(originals);
   }
@@ -152,7 +160,11 @@ class MigrateStoredFormsTest {
     MemoryDriver sourceDriver = MemoryDriver.create();
     MemoryBlobStore sourceBlobs = new MemoryBlobStore();
     Table s =
-        Stowage.builder(sourceDriver).blobStore(sourceBlobs).codecs(codecs).build().table(SPEC);
+        Stowage.builder(sourceDriver)
+            .blobStore(sourceBlobs)
+            .codecs(codecs)
+            .build()
+            .ensureTable(SPEC);
     Random random = new Random(11);
     List<Item> originals = new ArrayList<>();
     for (int i = 0; i < 12; i++) {
@@ -184,7 +196,11 @@ class MigrateStoredFormsTest {
     assertThat(m.verify().ok()).isTrue();
     assertThat(targetBlobs.size()).isEqualTo(12);
     Table t =
-        Stowage.builder(targetDriver).blobStore(targetBlobs).codecs(codecs).build().table(SPEC);
+        Stowage.builder(targetDriver)
+            .blobStore(targetBlobs)
+            .codecs(codecs)
+            .build()
+            .ensureTable(SPEC);
     for (Item original : originals) {
       assertThat(t.get(SPEC.keySchema().keyOf(original))).contains(original);
     }

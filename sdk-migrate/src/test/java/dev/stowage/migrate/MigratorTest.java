@@ -86,7 +86,7 @@ class MigratorTest {
     MemoryDriver sourceDriver = MemoryDriver.create();
     MemoryDriver targetDriver = MemoryDriver.builder().limits(MemoryLimits.azure()).build();
     Stowage source = Stowage.builder(sourceDriver).namespace("prod").build();
-    List<Item> items = fill(source.table(SPEC), 1234);
+    List<Item> items = fill(source.ensureTable(SPEC), 1234);
     List<Migrator.Progress> progress = new ArrayList<>();
     Migrator m =
         Migrator.builder(SPEC)
@@ -102,7 +102,7 @@ class MigratorTest {
     assertThat(progress).isNotEmpty().last().matches(Migrator.Progress::done);
     assertThat(m.verify().ok()).isTrue();
 
-    Table copy = Stowage.builder(targetDriver).namespace("staging").build().table(SPEC);
+    Table copy = Stowage.builder(targetDriver).namespace("staging").build().ensureTable(SPEC);
     for (Item i : items.subList(0, 50)) {
       assertThat(copy.get(SPEC.keySchema().keyOf(i))).contains(i);
     }
@@ -128,7 +128,7 @@ class MigratorTest {
   @Test
   void interruptedRunResumesFromItsCheckpointCopyingEveryItemExactlyOnce() {
     MemoryDriver sourceDriver = MemoryDriver.create();
-    fill(Stowage.builder(sourceDriver).build().table(SPEC), 2000);
+    fill(Stowage.builder(sourceDriver).build().ensureTable(SPEC), 2000);
     RecordingDriver target = new RecordingDriver(MemoryDriver.create());
     target.failAfterBatches = 23;
     Path checkpoint = dir.resolve("events.checkpoint");
@@ -171,7 +171,7 @@ class MigratorTest {
   void checkpointOfAnotherMigrationIsRefused() {
     MemoryDriver a = MemoryDriver.create();
     MemoryDriver c = MemoryDriver.create();
-    fill(Stowage.builder(a).build().table(SPEC), 3);
+    fill(Stowage.builder(a).build().ensureTable(SPEC), 3);
     Path checkpoint = dir.resolve("cp");
     Migrator.builder(SPEC)
         .source(a, null, "")
@@ -195,14 +195,14 @@ class MigratorTest {
   void verificationReportsMissingExtraAndChangedItems() {
     MemoryDriver sourceDriver = MemoryDriver.create();
     MemoryDriver targetDriver = MemoryDriver.create();
-    List<Item> items = fill(Stowage.builder(sourceDriver).build().table(SPEC), 30);
+    List<Item> items = fill(Stowage.builder(sourceDriver).build().ensureTable(SPEC), 30);
     Migrator m =
         Migrator.builder(SPEC)
             .source(sourceDriver, null, "")
             .target(targetDriver, null, "")
             .build();
     m.run();
-    Table copy = Stowage.builder(targetDriver).build().table(SPEC);
+    Table copy = Stowage.builder(targetDriver).build().ensureTable(SPEC);
     copy.delete(SPEC.keySchema().keyOf(items.get(0)));
     copy.put(items.get(1).toBuilder().put("extra", "changed").build());
     copy.put(Item.builder().put("feed", "zz").put("at", 1).build());
@@ -219,7 +219,7 @@ class MigratorTest {
   @Test
   void retryableTargetErrorsAreRetried() {
     MemoryDriver sourceDriver = MemoryDriver.create();
-    fill(Stowage.builder(sourceDriver).build().table(SPEC), 100);
+    fill(Stowage.builder(sourceDriver).build().ensureTable(SPEC), 100);
     AtomicInteger failures = new AtomicInteger(3);
     StorageDriver flaky =
         new ForwardingDriver(MemoryDriver.create()) {
@@ -246,7 +246,7 @@ class MigratorTest {
   void itemsTooLargeForTheTargetAreReportedNotWritten() {
     MemoryDriver sourceDriver = MemoryDriver.builder().limits(MemoryLimits.datastore()).build();
     MemoryDriver azure = MemoryDriver.builder().limits(MemoryLimits.azure()).build();
-    Table t = Stowage.builder(sourceDriver).build().table(SPEC);
+    Table t = Stowage.builder(sourceDriver).build().ensureTable(SPEC);
     t.put(Item.builder().put("feed", "f").put("at", 1).put("big", "x".repeat(100_000)).build());
     t.put(Item.builder().put("feed", "f").put("at", 2).build());
     Item longKind =

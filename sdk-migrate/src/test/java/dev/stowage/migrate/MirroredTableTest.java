@@ -35,8 +35,8 @@ class MirroredTableTest {
           .index("byPlan", List.of("plan"), List.of("id"))
           .build();
 
-  final Table oldT = Stowage.builder(MemoryDriver.create()).build().table(SPEC);
-  final Table newT = Stowage.builder(MemoryDriver.create()).build().table(SPEC);
+  final Table oldT = Stowage.builder(MemoryDriver.create()).build().ensureTable(SPEC);
+  final Table newT = Stowage.builder(MemoryDriver.create()).build().ensureTable(SPEC);
   final List<MirroredTable.Difference> diffs = new ArrayList<>();
   final MirroredTable mirror = MirroredTable.builder(oldT, newT).onDifference(diffs::add).build();
 
@@ -116,7 +116,7 @@ class MirroredTableTest {
                   }
                 })
             .build()
-            .table(SPEC);
+            .ensureTable(SPEC);
     List<MirroredTable.MirrorFailure> failures = new ArrayList<>();
     MirroredTable reporting =
         MirroredTable.builder(oldT, flaky).onMirrorFailure(failures::add).build();
@@ -157,7 +157,7 @@ class MirroredTableTest {
     Table other =
         Stowage.builder(MemoryDriver.create())
             .build()
-            .table(TableSpec.builder("accounts", KeySchema.of("org", STRING)).build());
+            .ensureTable(TableSpec.builder("accounts", KeySchema.of("org", STRING)).build());
     assertThatThrownBy(() -> MirroredTable.builder(oldT, other).build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("different key schemas");

@@ -297,10 +297,10 @@ abstract class CodecContracts extends Contract {
     String ns = kit().freshNamespace();
     Table t = table(storeWith(codecsWithFreshKey(), ns), spec());
     t.put(secretItem(4));
-    Table otherKey = storeWith(codecsWithFreshKey(), ns).table(spec());
+    Table otherKey = storeWith(codecsWithFreshKey(), ns).ensureTable(spec());
     assertThatThrownBy(() -> otherKey.get(Key.of("c", 4), ReadOptions.CONSISTENT))
         .isInstanceOf(IntegrityException.class);
-    Table noKeys = kit().storeBuilder(ns).build().table(spec());
+    Table noKeys = kit().storeBuilder(ns).build().ensureTable(spec());
     assertThatThrownBy(() -> noKeys.get(Key.of("c", 4), ReadOptions.CONSISTENT))
         .isInstanceOf(IntegrityException.class);
     assertThat(otherKey.get(Key.of("c", 4), new ReadOptions(Set.of("note"), true)))

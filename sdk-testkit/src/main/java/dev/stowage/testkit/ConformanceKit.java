@@ -207,6 +207,15 @@ public abstract class ConformanceKit {
     }
   }
 
+  /** Opening never creates; ensureTable creates; disagreeing specs are refused. */
+  @Nested
+  class TableLifecycle extends TableLifecycleContracts {
+    @Override
+    ConformanceKit kit() {
+      return ConformanceKit.this;
+    }
+  }
+
   /** Transactions (capability-gated). */
   @Nested
   class Transactions extends TransactionContracts {

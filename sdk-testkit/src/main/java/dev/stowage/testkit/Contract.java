@@ -51,7 +51,7 @@ abstract class Contract {
 
   /** Opens (creating) a table in another store of the test; it is dropped after the test. */
   protected final Table table(Stowage in, TableSpec spec) {
-    Table t = in.table(spec);
+    Table t = in.ensureTable(spec);
     opened.add(new Opened(in, spec.name()));
     return t;
   }

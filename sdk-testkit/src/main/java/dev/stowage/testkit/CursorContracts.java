@@ -107,7 +107,7 @@ abstract class CursorContracts extends Contract {
       assertThat(reasonOf(t, bad)).as(bad).isIn(Reason.TAMPERED, Reason.MALFORMED);
     }
     Stowage otherKey = kit().storeBuilder(store.namespace()).cursorKeys(newKeyset()).build();
-    Table sameTableOtherKey = otherKey.table(t.spec());
+    Table sameTableOtherKey = otherKey.ensureTable(t.spec());
     assertThat(reasonOf(sameTableOtherKey, cursor))
         .as("a cursor sealed with another cursor key")
         .isEqualTo(Reason.UNKNOWN_KEY);
@@ -146,13 +146,13 @@ abstract class CursorContracts extends Contract {
     String ns = kit().freshNamespace();
     // No keys configured: every instance of this process shares one per-process key.
     Table a = fill(table(kit().storeBuilder(ns).build(), pnSpec("instances")));
-    Table b = kit().storeBuilder(ns).build().table(a.spec());
+    Table b = kit().storeBuilder(ns).build().ensureTable(a.spec());
     assertThat(b.page(cursorOf(a)).items()).as("another instance, same process").hasSize(3);
 
     // Instances configured with the same codec keyset share cursors, across processes too.
     KeysetHandle codecKeyset = newKeyset();
-    Table c1 = kit().storeBuilder(ns).codecs(codecKeys(codecKeyset)).build().table(a.spec());
-    Table c2 = kit().storeBuilder(ns).codecs(codecKeys(codecKeyset)).build().table(a.spec());
+    Table c1 = kit().storeBuilder(ns).codecs(codecKeys(codecKeyset)).build().ensureTable(a.spec());
+    Table c2 = kit().storeBuilder(ns).codecs(codecKeys(codecKeyset)).build().ensureTable(a.spec());
     String fromC1 = cursorOf(c1);
     assertThat(c2.page(fromC1).items()).as("same codec keyset").hasSize(3);
 
@@ -167,12 +167,16 @@ abstract class CursorContracts extends Contract {
         .contains("generated for this process");
     assertThat(reasonOf(c1, cursorOf(a))).isEqualTo(Reason.UNKNOWN_KEY);
     Table otherCodecKeys =
-        kit().storeBuilder(ns).codecs(codecKeys(newKeyset())).build().table(a.spec());
+        kit().storeBuilder(ns).codecs(codecKeys(newKeyset())).build().ensureTable(a.spec());
     assertThat(reasonOf(otherCodecKeys, fromC1)).isEqualTo(Reason.UNKNOWN_KEY);
 
     // Rotation: a new primary seals new cursors; cursors of the old key still open.
     Table rotatedStore =
-        kit().storeBuilder(ns).codecs(codecKeys(rotated(codecKeyset))).build().table(a.spec());
+        kit()
+            .storeBuilder(ns)
+            .codecs(codecKeys(rotated(codecKeyset)))
+            .build()
+            .ensureTable(a.spec());
     assertThat(rotatedStore.page(fromC1).items()).as("old key kept in the keyset").hasSize(3);
     String fromRotated = cursorOf(rotatedStore);
     assertThat(reasonOf(c1, fromRotated))
@@ -187,8 +191,8 @@ abstract class CursorContracts extends Contract {
             .codecs(codecKeys(codecKeyset))
             .cursorKeys(cursorKeyset)
             .build()
-            .table(a.spec());
-    Table d2 = kit().storeBuilder(ns).cursorKeys(cursorKeyset).build().table(a.spec());
+            .ensureTable(a.spec());
+    Table d2 = kit().storeBuilder(ns).cursorKeys(cursorKeyset).build().ensureTable(a.spec());
     assertThat(reasonOf(d1, fromC1)).isEqualTo(Reason.UNKNOWN_KEY);
     assertThat(d2.page(cursorOf(d1)).items()).hasSize(3);
   }

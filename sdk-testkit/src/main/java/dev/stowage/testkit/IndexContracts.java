@@ -376,7 +376,7 @@ abstract class IndexContracts extends Contract {
     // Another instance (as after a restart) opens the table with byOwner partitioned by "tenant".
     dev.stowage.Stowage restarted = kit().storeBuilder(ns).cursorAead(cursorKey).build();
     // The same table: dropped once, through the first store, after the test.
-    Table after = restarted.table(eventsSpec(List.of("tenant")));
+    Table after = restarted.ensureTable(eventsSpec(List.of("tenant")));
     assertThat(after.queryAll(byAcme).toList())
         .as("values of the old definition are never matched")
         .isEmpty();

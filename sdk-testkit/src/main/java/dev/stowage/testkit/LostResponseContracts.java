@@ -255,7 +255,7 @@ abstract class LostResponseContracts extends Contract {
 
     // Sweep with every blob past its grace period: only true orphans may go.
     MutableClock later = new MutableClock(Instant.now().plus(Duration.ofDays(1)));
-    Table swept = kit().storeBuilder(ns).clock(later).build().table(spec());
+    Table swept = kit().storeBuilder(ns).clock(later).build().ensureTable(spec());
     OverflowSweeper.Report sweep = swept.sweepOverflow(Duration.ofHours(1), false);
     assertThat(sweep.deleted()).isEqualTo(sweep.orphaned());
     for (int n = 0; n < runs.size(); n++) {

@@ -68,9 +68,9 @@ abstract class NamespaceContracts extends Contract {
     Stowage viaView = store.namespace(ns);
     Table t1 = table(direct, pnSpec("viewed"));
     t1.put(item("v", 1));
-    Table t2 = viaView.table(pnSpec("viewed"));
+    Table t2 = viaView.ensureTable(pnSpec("viewed"));
     assertThat(t2.get(key("v", 1), ReadOptions.CONSISTENT)).contains(item("v", 1));
-    assertThat(store.table(pnSpec("viewed")).get(key("v", 1), ReadOptions.CONSISTENT))
+    assertThat(store.ensureTable(pnSpec("viewed")).get(key("v", 1), ReadOptions.CONSISTENT))
         .as("the test's own namespace does not see it")
         .isEmpty();
     store.dropTable("viewed");

@@ -5,6 +5,7 @@ import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.models.TableEntity;
 import com.azure.data.tables.models.TableServiceException;
 import dev.stowage.InvalidRequestException;
+import dev.stowage.NotFoundException;
 import dev.stowage.spi.IndexLayout;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.TableRef;
@@ -82,6 +83,35 @@ public final class Tables {
       }
     } catch (RuntimeException e) {
       throw AzureErrors.translate(e, "creating table " + layout.ref());
+    }
+  }
+
+  /** Checks the schema record exists and agrees with {@code layout}; creates nothing. */
+  public void open(TableLayout layout) {
+    String described = describe(layout);
+    Object stored;
+    try {
+      stored = data(layout.ref()).getEntity(META_PARTITION, META_ROW).getProperty(META_PROPERTY);
+    } catch (RuntimeException e) {
+      if (AzureErrors.status(e) == 404) {
+        throw new NotFoundException(
+            "table "
+                + layout.ref()
+                + " does not exist on Azure (no table "
+                + TableNames.dataTable(layout.ref())
+                + " with a Stowage schema record); create it with Stowage.ensureTable, or adopt an"
+                + " existing table with TableSpec.Builder.adopt");
+      }
+      throw AzureErrors.translate(e, "opening table " + layout.ref());
+    }
+    if (!described.equals(stored)) {
+      throw new InvalidRequestException(
+          "table "
+              + layout.ref()
+              + " disagrees with its spec: stored layout "
+              + stored
+              + ", the spec says "
+              + described);
     }
   }
 

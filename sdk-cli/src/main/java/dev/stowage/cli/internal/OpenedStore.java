@@ -1,5 +1,6 @@
 package dev.stowage.cli.internal;
 
+import dev.stowage.NotFoundException;
 import dev.stowage.Stowage;
 import dev.stowage.Table;
 import dev.stowage.TableSpec;
@@ -82,9 +83,25 @@ public final class OpenedStore implements AutoCloseable {
     return config.requireSpec();
   }
 
-  /** Opens (creating if needed) the table. */
+  /** Opens the existing table; creates nothing. */
   public Table table() {
-    return stowage.table(spec());
+    try {
+      return stowage.table(spec());
+    } catch (NotFoundException e) {
+      // The library's hint names Stowage.ensureTable; a command line user needs the flag instead.
+      String message = String.valueOf(e.getMessage());
+      int hint = message.indexOf("; create it with Stowage.ensureTable");
+      throw new NotFoundException(
+          (hint < 0 ? message : message.substring(0, hint))
+              + "; no command creates a table it was not asked to: `stowage put"
+              + " --create-table` creates it",
+          e);
+    }
+  }
+
+  /** Opens the table, creating it and its indexes first if they do not exist. */
+  public Table ensureTable() {
+    return stowage.ensureTable(spec());
   }
 
   /** The driver-level layout of the table. */
@@ -93,7 +110,8 @@ public final class OpenedStore implements AutoCloseable {
     return new TableLayout(
         new TableRef(stowage.namespace(), s.name()),
         s.keySchema(),
-        s.indexes().stream().map(IndexLayout::of).toList());
+        s.indexes().stream().map(IndexLayout::of).toList(),
+        s.adoptedName().orElse(null));
   }
 
   @Override

@@ -50,7 +50,8 @@ public final class Specs {
               "compressed",
               "encrypted",
               "version",
-              "idempotencyWindow")
+              "idempotencyWindow",
+              "adopt")
           .contains(k)) {
         throw new IllegalArgumentException("unknown spec field \"" + k + "\"");
       }
@@ -94,7 +95,8 @@ public final class Specs {
         strings(m.get("compressed")),
         strings(m.get("encrypted")),
         (String) m.get("version"),
-        window == null ? 0 : ((BigDecimal) window).intValueExact());
+        window == null ? 0 : ((BigDecimal) window).intValueExact(),
+        (String) m.get("adopt"));
   }
 
   private static List<String> strings(Object o) {
@@ -111,6 +113,8 @@ public final class Specs {
    * @param sort sort key as {@code name:TYPE}, or null
    * @param indexes each {@code name=p1,p2/s1,s2} with an optional {@code /keys} suffix
    * @param idempotencyWindow 0 for the default
+   * @param adopt the physical name of an adopted table (see {@code TableSpec.Builder.adopt}), or
+   *     null
    */
   public static TableSpec build(
       String name,
@@ -120,7 +124,8 @@ public final class Specs {
       List<String> compressed,
       List<String> encrypted,
       String version,
-      int idempotencyWindow) {
+      int idempotencyWindow,
+      String adopt) {
     if (key == null) {
       throw new IllegalArgumentException("the partition key is missing (key: name:TYPE)");
     }
@@ -140,6 +145,9 @@ public final class Specs {
     }
     if (idempotencyWindow > 0) {
       b.idempotencyWindow(idempotencyWindow);
+    }
+    if (adopt != null) {
+      b.adopt(adopt);
     }
     return b.build();
   }

@@ -207,7 +207,7 @@ public final class Tour {
 
   private void timeline(Tour t) {
     Table timeline =
-        store.table(
+        store.ensureTable(
             TableSpec.builder("timeline", KeySchema.of("feed", STRING, "at", NUMBER)).build());
     for (int i = 1; i <= 10; i++) {
       timeline.put(tweet(i));
@@ -247,7 +247,7 @@ public final class Tour {
 
   private void multiColumnIndex(Tour t) {
     Table orders =
-        store.table(
+        store.ensureTable(
             TableSpec.builder("orders", KeySchema.of("id", STRING))
                 .index("byShopStatus", List.of("shop", "status"), List.of("day", "total"))
                 .build());
@@ -290,7 +290,7 @@ public final class Tour {
 
   private void idempotentCounters(Tour t) {
     Table ratelimit =
-        store.table(TableSpec.builder("ratelimit", KeySchema.of("id", STRING)).build());
+        store.ensureTable(TableSpec.builder("ratelimit", KeySchema.of("id", STRING)).build());
     int limit = 3;
     Key key = Key.of("u1:2026-11-22");
     say(
@@ -315,7 +315,7 @@ public final class Tour {
 
   private void deleteByIndex(Tour t) {
     Table events =
-        store.table(
+        store.ensureTable(
             TableSpec.builder("events", KeySchema.of("source", STRING, "seq", NUMBER))
                 .index("byLevel", List.of("level"), List.of("seq"))
                 .build());
@@ -348,8 +348,8 @@ public final class Tour {
   private void namespaces(Tour t) {
     Stowage staging = store.namespace("staging");
     TableSpec spec = TableSpec.builder("profiles", KeySchema.of("id", STRING)).build();
-    Table prod = store.table(spec);
-    Table stage = staging.table(spec);
+    Table prod = store.ensureTable(spec);
+    Table stage = staging.ensureTable(spec);
     prod.put(Item.builder().put("id", "u1").put("plan", "pro").build());
     stage.put(Item.builder().put("id", "u1").put("plan", "trial").build());
     say("Same table 'profiles', same key u1, two namespaces:");

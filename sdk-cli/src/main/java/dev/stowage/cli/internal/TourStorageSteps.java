@@ -26,7 +26,7 @@ final class TourStorageSteps {
             .compressed("history")
             .encrypted("history")
             .build();
-    Table patients = t.store().table(spec);
+    Table patients = t.store().ensureTable(spec);
     StringBuilder notes = new StringBuilder();
     for (int i = 0; i < 400; i++) {
       notes
@@ -69,7 +69,7 @@ final class TourStorageSteps {
             + ", equal to what was written: "
             + read.equals(plain));
     try (Stowage keyless = Stowage.builder(t.driver()).build()) {
-      keyless.table(spec).get(Key.of("p-17"));
+      keyless.ensureTable(spec).get(Key.of("p-17"));
       t.say("a store without the keys read the item (unexpected)");
     } catch (IntegrityException e) {
       t.say("a store without the keys cannot read it: " + e.getMessage());
@@ -90,7 +90,7 @@ final class TourStorageSteps {
 
   static void overflow(Tour t) {
     Table docs =
-        t.store().table(TableSpec.builder("documents", KeySchema.of("id", STRING)).build());
+        t.store().ensureTable(TableSpec.builder("documents", KeySchema.of("id", STRING)).build());
     byte[] body = new byte[2 * 1024 * 1024];
     new Random(42).nextBytes(body);
     Item doc = Item.builder().put("id", "d-1").put("title", "scan.tiff").put("body", body).build();

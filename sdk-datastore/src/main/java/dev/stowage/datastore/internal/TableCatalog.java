@@ -94,6 +94,45 @@ public final class TableCatalog {
     }
   }
 
+  /** Checks the table's record exists and agrees with {@code layout}; writes nothing. */
+  public void open(TableLayout layout) {
+    Entity existing;
+    try {
+      existing = datastore.get(recordKey(layout.ref()));
+    } catch (DatastoreException e) {
+      throw Errors.translate("opening table " + layout.ref(), e);
+    }
+    if (existing == null) {
+      throw new NotFoundException(
+          "table "
+              + layout.ref()
+              + " does not exist in Datastore (no "
+              + KIND
+              + " record for kind '"
+              + layout.ref().table()
+              + "' in namespace '"
+              + layout.ref().namespace()
+              + "'); create it with Stowage.ensureTable, or adopt an existing kind with"
+              + " TableSpec.Builder.adopt");
+    }
+    String schema = layout.keySchema().toString();
+    String indexes = describe(layout.indexes());
+    String oldSchema = existing.getString("keySchema");
+    String oldIndexes = existing.getString("indexes");
+    List<String> problems = new ArrayList<>();
+    if (!oldSchema.equals(schema)) {
+      problems.add("key schema is " + oldSchema + ", the spec says " + schema);
+    }
+    if (!oldIndexes.equals(indexes)) {
+      problems.add("indexes are [" + oldIndexes + "], the spec says [" + indexes + "]");
+    }
+    if (!problems.isEmpty()) {
+      throw new InvalidRequestException(
+          "table " + layout.ref() + " disagrees with its spec: " + String.join("; ", problems));
+    }
+    known.add(layout.ref());
+  }
+
   /** Throws {@link NotFoundException} unless the table was created. */
   public void require(TableRef table) {
     if (known.contains(table)) {

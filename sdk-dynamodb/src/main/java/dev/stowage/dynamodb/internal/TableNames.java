@@ -1,6 +1,7 @@
 package dev.stowage.dynamodb.internal;
 
 import dev.stowage.InvalidRequestException;
+import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.TableRef;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -32,6 +33,11 @@ public final class TableNames {
       return validate(rootOverrides.getOrDefault(ref.table(), ref.table()));
     }
     return validate(ref.namespace() + "." + ref.table());
+  }
+
+  /** The physical table name of a layout: an adopted table's own name, else {@link #physical}. */
+  public String physical(TableLayout layout) {
+    return layout.adopted() ? validate(layout.adoptedName()) : physical(layout.ref());
   }
 
   /** Checks a physical name against DynamoDB's naming rules. */

@@ -2,6 +2,7 @@ package dev.stowage.dynamodb.internal;
 
 import dev.stowage.InvalidRequestException;
 import dev.stowage.KeySchema;
+import dev.stowage.NotFoundException;
 import dev.stowage.UnavailableException;
 import dev.stowage.item.AttributeType;
 import dev.stowage.spi.IndexLayout;
@@ -73,6 +74,24 @@ public final class TableProvisioner {
       }
       live = awaitActive(physical);
     } else if (!isActive(live)) {
+      live = awaitActive(physical);
+    }
+    verify(layout, physical, live);
+  }
+
+  /** Checks that the table exists and matches the layout; creates nothing. */
+  public void open(TableLayout layout, String physical) {
+    TableDescription live = describe(physical);
+    if (live == null) {
+      throw new NotFoundException(
+          "DynamoDB table "
+              + physical
+              + " (Stowage table "
+              + layout.ref()
+              + ") does not exist; create it with Stowage.ensureTable, or check the name and"
+              + " region");
+    }
+    if (!isActive(live)) {
       live = awaitActive(physical);
     }
     verify(layout, physical, live);

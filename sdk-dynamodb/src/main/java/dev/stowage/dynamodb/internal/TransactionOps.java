@@ -26,10 +26,10 @@ public final class TransactionOps {
 
   private final DynamoDbClient client;
   private final CapacityMeter meter;
-  private final Function<TableRef, String> physicalNames;
+  private final Function<TableLayout, String> physicalNames;
 
   public TransactionOps(
-      DynamoDbClient client, CapacityMeter meter, Function<TableRef, String> physicalNames) {
+      DynamoDbClient client, CapacityMeter meter, Function<TableLayout, String> physicalNames) {
     this.client = client;
     this.meter = meter;
     this.physicalNames = physicalNames;
@@ -53,7 +53,7 @@ public final class TransactionOps {
         throw new InvalidRequestException(
             "transaction names table " + op.table() + " without its layout");
       }
-      items.add(item(layout, physicalNames.apply(op.table()), op));
+      items.add(item(layout, physicalNames.apply(layout), op));
     }
     TransactWriteItemsResponse resp;
     try {

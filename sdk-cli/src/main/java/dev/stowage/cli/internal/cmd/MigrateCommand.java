@@ -184,7 +184,7 @@ public final class MigrateCommand implements Callable<Integer> {
       if (tableFromUri.isEmpty()) {
         throw new CliException("the --from URI must name the table, e.g. memory://orders");
       }
-      return Specs.build(tableFromUri, pk, sk, indexes, List.of(), encrypted, null, 0);
+      return Specs.build(tableFromUri, pk, sk, indexes, List.of(), encrypted, null, 0, null);
     } catch (IllegalArgumentException e) {
       throw new CliException(e.getMessage());
     }

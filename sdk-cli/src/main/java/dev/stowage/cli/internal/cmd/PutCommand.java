@@ -45,39 +45,49 @@ public final class PutCommand implements Callable<Integer> {
   @Option(names = "--if-absent", description = "Only store items whose key is not taken.")
   boolean ifAbsent;
 
+  @Option(
+      names = "--create-table",
+      description =
+          "Create the table and its indexes first if they do not exist (without it, a missing"
+              + " table is an error: no command creates a table it was not asked to).")
+  boolean createTable;
+
   @Override
   public Integer call() throws IOException {
     if (items.isEmpty() && file == null) {
       throw new CliException("nothing to put: give --item JSON or --file FILE");
     }
-    try (OpenedStore store = table.open()) {
-      Table t = store.table();
-      long stored = 0;
-      long skipped = 0;
-      List<Item> batch = new ArrayList<>();
-      List<String> lines = new ArrayList<>(items);
-      if (file != null) {
-        BufferedReader r =
-            file.equals("-")
-                ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
-                : Files.newBufferedReader(Path.of(file));
-        try (r) {
-          for (String line; (line = r.readLine()) != null; ) {
-            if (!line.isBlank()) {
-              lines.add(line);
-            }
+    // Every item is read and parsed before the store is touched, so bad input writes nothing.
+    List<String> lines = new ArrayList<>(items);
+    if (file != null) {
+      BufferedReader r =
+          file.equals("-")
+              ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
+              : Files.newBufferedReader(Path.of(file));
+      try (r) {
+        for (String line; (line = r.readLine()) != null; ) {
+          if (!line.isBlank()) {
+            lines.add(line);
           }
         }
       }
-      int n = 0;
-      for (String line : lines) {
-        n++;
-        Item item;
-        try {
-          item = ItemJson.parseItem(line);
-        } catch (IllegalArgumentException e) {
-          throw new CliException("item " + n + ": " + e.getMessage());
-        }
+    }
+    List<Item> parsed = new ArrayList<>(lines.size());
+    int n = 0;
+    for (String line : lines) {
+      n++;
+      try {
+        parsed.add(ItemJson.parseItem(line));
+      } catch (IllegalArgumentException e) {
+        throw new CliException("item " + n + ": " + e.getMessage());
+      }
+    }
+    try (OpenedStore store = table.open()) {
+      Table t = createTable ? store.ensureTable() : store.table();
+      long stored = 0;
+      long skipped = 0;
+      List<Item> batch = new ArrayList<>();
+      for (Item item : parsed) {
         if (ifAbsent) {
           if (t.putIfAbsent(item)) {
             stored++;

@@ -42,6 +42,14 @@ public final class TableOptions {
       description = "A secondary index (repeatable); add /keys for a keys-only projection.")
   List<String> indexes = new ArrayList<>();
 
+  @Option(
+      names = "--adopt",
+      paramLabel = "NAME",
+      description =
+          "Adopt the existing table, kind or Azure table NAME that other tools wrote: use it as"
+              + " it is, in its native key layout.")
+  String adopt;
+
   @Option(names = "--compressed", split = ",", description = "Compressed attributes.")
   List<String> compressed = new ArrayList<>();
 
@@ -89,7 +97,7 @@ public final class TableOptions {
       throw new CliException("the store URI must name the table, e.g. memory://orders");
     }
     try {
-      return Specs.build(tableFromUri, pk, sk, indexes, compressed, encrypted, null, 0);
+      return Specs.build(tableFromUri, pk, sk, indexes, compressed, encrypted, null, 0, adopt);
     } catch (IllegalArgumentException e) {
       throw new CliException(e.getMessage());
     }
