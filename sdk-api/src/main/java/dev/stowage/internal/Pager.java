@@ -333,7 +333,7 @@ final class Pager {
       if (stored != a.value()) {
         BinaryValue bucket = AttributeValue.of(stored);
         if (range.contains(bucket)) {
-          readBucket(plan, bucket, descending, anchor, out);
+          readBucket(plan, bucket, descending, anchor, null, out);
         }
         range = beyond(range, bucket, descending);
       } else {
@@ -353,33 +353,50 @@ final class Pager {
               q.consistentRead());
       QueryResult r = driverQuery(dq);
       more = r.more() && !r.items().isEmpty();
-      List<StoredItem> before = new ArrayList<>();
-      BinaryValue bucket = null;
-      for (StoredItem s : r.items()) {
-        BinaryValue sv = storedSort(s.item(), plan);
-        if (sv != null && IndexValues.isSortBucket(sv.value())) {
-          bucket = sv;
+      List<StoredItem> items = r.items();
+      int i = 0;
+      while (i < items.size() && !out.full()) {
+        int j = i;
+        while (j < items.size() && !isBucket(storedSort(items.get(j).item(), plan))) {
+          j++;
+        }
+        List<StoredItem> plain = items.subList(i, j);
+        List<Item> restored = restoreAll(plain, out.needed);
+        for (int k = 0; k < plain.size() && !out.full(); k++) {
+          StoredItem s = plain.get(k);
+          Key key = t.spec.keySchema().keyOf(s.item());
+          start = new Position(key, storedSort(s.item(), plan));
+          StoredForm.Synthesized now = verified(plan, s.item(), key, true);
+          if (now != null) {
+            accept(s, restored.get(k), now, out);
+          }
+        }
+        if (j == items.size() || out.full()) {
           break;
         }
-        before.add(s);
-      }
-      List<Item> restored = restoreAll(before, out.needed);
-      for (int i = 0; i < before.size() && !out.full(); i++) {
-        StoredItem s = before.get(i);
-        Key key = t.spec.keySchema().keyOf(s.item());
-        start = new Position(key, storedSort(s.item(), plan));
-        StoredForm.Synthesized now = verified(plan, s.item(), key, true);
-        if (now != null) {
-          accept(s, restored.get(i), now, out);
+        BinaryValue bucket = storedSort(items.get(j).item(), plan);
+        int end = j;
+        while (end < items.size() && bucket.equals(storedSort(items.get(end).item(), plan))) {
+          end++;
         }
-      }
-      if (bucket != null && !out.full()) {
-        readBucket(plan, bucket, descending, null, out);
+        if (end < items.size() || !r.more()) {
+          // The page holds the whole bucket: order it and go on with the page.
+          readBucket(plan, bucket, descending, null, items.subList(j, end), out);
+          i = end;
+          continue;
+        }
+        // The page ends inside the bucket: read it whole, then what lies beyond it.
+        readBucket(plan, bucket, descending, null, null, out);
         range = beyond(range, bucket, descending);
         start = null;
         more = range != null;
+        break;
       }
     }
+  }
+
+  private static boolean isBucket(BinaryValue stored) {
+    return stored != null && IndexValues.isSortBucket(stored.value());
   }
 
   /** An index hit with its verified values. */
@@ -388,13 +405,29 @@ final class Pager {
   /**
    * Reads every entry of a bucket, orders the current ones by full sort value and key in the read's
    * direction and accepts those beyond {@code after} (a position inside the bucket, or null).
+   *
+   * @param read every entry of the bucket when a page already held them all, else null to read them
    */
   private void readBucket(
-      QueryPlan plan, BinaryValue bucket, boolean descending, Position after, Out out) {
+      QueryPlan plan,
+      BinaryValue bucket,
+      boolean descending,
+      Position after,
+      List<StoredItem> read,
+      Out out) {
     KeyRange exact = new KeyRange(bucket, true, bucket, true, null);
     List<Hit> hits = new ArrayList<>();
     Position from = null;
-    while (true) {
+    if (read != null) {
+      for (StoredItem s : read) {
+        Key key = t.spec.keySchema().keyOf(s.item());
+        StoredForm.Synthesized now = verified(plan, s.item(), key, true);
+        if (now != null) {
+          hits.add(new Hit(s, key, now));
+        }
+      }
+    }
+    while (read == null) {
       DriverQuery dq =
           new DriverQuery(
               plan.index().name(),

@@ -142,12 +142,7 @@ final class StoredForm {
    * @param fullSort the whole sort tuple: what queries order and compare ranges by
    */
   record Synthesized(
-      BinaryValue partition, BinaryValue sort, BinaryValue fullPartition, BinaryValue fullSort) {
-    /** True if the sort value is stored as a bucket shared with other long values. */
-    boolean sortBucketed() {
-      return !sort.equals(fullSort);
-    }
-  }
+      BinaryValue partition, BinaryValue sort, BinaryValue fullPartition, BinaryValue fullSort) {}
 
   /** How an item's stored index values compare with what its attributes give now. */
   enum IndexState {
