@@ -29,4 +29,25 @@ public final class StoredItems {
   public static Item of(Map<String, ? extends AttributeValue> attributes) {
     return ItemAccess.ofStored(attributes);
   }
+
+  /**
+   * A stored item of one backend with its synthesized index values in the forms another backend
+   * stores, for tools that copy stored items between backends. An index value longer than a backend
+   * indexes ({@link DriverLimits#maxIndexTupleBytes}) is stored in a long form (see {@code
+   * docs/FORMAT.md}, "Long index values"), so the same item may need other index values on a
+   * backend with another limit. Every index of {@code spec} whose stored values are the ones the
+   * item's attributes give under {@code from} gets the ones they give under {@code to} (none, if
+   * the values exceed the target's {@link DriverLimits#maxIndexedValueBytes}); stale, missing and
+   * foreign index values are kept as they are, for a repair on the target to find.
+   *
+   * @param spec the table's spec (its indexes)
+   * @param from the limits of the backend {@code stored} comes from
+   * @param to the limits of the backend it goes to
+   * @param stored the item as {@code from}'s driver returned it
+   * @return {@code stored} itself when nothing changes
+   */
+  public static Item withIndexValuesFor(
+      dev.stowage.TableSpec spec, DriverLimits from, DriverLimits to, Item stored) {
+    return dev.stowage.internal.IndexValues.refit(spec, from, to, stored);
+  }
 }

@@ -18,6 +18,7 @@ import dev.stowage.spi.IndexLayout;
 import dev.stowage.spi.QueryResult;
 import dev.stowage.spi.StorageDriver;
 import dev.stowage.spi.StoredItem;
+import dev.stowage.spi.StoredItems;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.TableRef;
 import dev.stowage.spi.WriteOp;
@@ -44,10 +45,11 @@ import java.util.function.Consumer;
  * and never sees plaintext. (Encryption binds values to the logical table name, item key and
  * attribute name — not to the backend or namespace — so copied values decrypt on the target; for
  * the same reason a table with encrypted attributes cannot be copied under another table name.)
- * Synthesized index attributes are copied too and the target's {@code ensureTable} creates its
- * native indexes over them. Overflow blobs are copied into the target's blob store; when the
- * target's blob prefix (namespace or table name) differs, the blob gets the target's key and the
- * item's pointer is rewritten to name it.
+ * Synthesized index attributes are copied too (in the target's forms where an index value is longer
+ * than one of the backends indexes, see {@link StoredItems#withIndexValuesFor}) and the target's
+ * {@code ensureTable} creates its native indexes over them. Overflow blobs are copied into the
+ * target's blob store; when the target's blob prefix (namespace or table name) differs, the blob
+ * gets the target's key and the item's pointer is rewritten to name it.
  *
  * <p>The source is scanned by one thread; pages are written by {@link Builder#parallelism} workers.
  * With a checkpoint file, every completed batch write and page is recorded, and a run started again
@@ -241,11 +243,13 @@ public final class Migrator {
       List<StoredItem> items,
       Counters c,
       List<Misfit> misfits) {
-    DriverLimits limits = targetDriver.limits();
+    DriverLimits limits = targetDriver.limits(targetLayout);
     List<WriteOp> writes = new ArrayList<>();
     java.util.Set<Key> refit = new java.util.HashSet<>();
+    DriverLimits sourceLimits = sourceDriver.limits(sourceLayout);
     for (StoredItem s : items) {
-      Item item = s.item();
+      // Index values longer than one backend indexes take forms that depend on its limits.
+      Item item = StoredItems.withIndexValuesFor(spec, sourceLimits, limits, s.item());
       Key key = spec.keySchema().keyOf(item);
       String tooBig = violation(limits, item);
       if (tooBig != null && targetBlobs == null) {

@@ -13,6 +13,7 @@ import dev.stowage.spi.DriverScan;
 import dev.stowage.spi.QueryResult;
 import dev.stowage.spi.StorageDriver;
 import dev.stowage.spi.StoredItem;
+import dev.stowage.spi.StoredItems;
 import dev.stowage.spi.TableLayout;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -57,7 +58,8 @@ public final class Verifier {
   /** Scans both sides with pages of {@code pageSize} and compares them. */
   public Verification run(int pageSize) {
     Map<Key, String> source = new HashMap<>();
-    long sourceCount = scan(sourceDriver, sourceBlobs, sourceLayout, pageSize, source::put);
+    long sourceCount =
+        scan(sourceDriver, sourceBlobs, sourceLayout, pageSize, targetDriver, source::put);
     List<Key> examples = new ArrayList<>();
     long[] different = {0};
     long[] extra = {0};
@@ -67,6 +69,7 @@ public final class Verifier {
             targetBlobs,
             targetLayout,
             pageSize,
+            null,
             (key, digest) -> {
               String expected = source.remove(key);
               if (expected == null) {
@@ -104,6 +107,7 @@ public final class Verifier {
       BlobStore blobs,
       TableLayout layout,
       int pageSize,
+      StorageDriver copiedTo,
       java.util.function.BiConsumer<Key, String> sink) {
     long n = 0;
     Key start = null;
@@ -113,7 +117,13 @@ public final class Verifier {
           retry.call(() -> driver.scan(layout, new DriverScan(pageSize, from, true)));
       for (StoredItem s : page.items()) {
         Key key = spec.keySchema().keyOf(s.item());
-        sink.accept(key, digest(s.item(), blobs, layout.ref()));
+        // A source item as the migration writes it: index values in the target's forms.
+        Item item =
+            copiedTo == null
+                ? s.item()
+                : StoredItems.withIndexValuesFor(
+                    spec, driver.limits(layout), copiedTo.limits(targetLayout), s.item());
+        sink.accept(key, digest(item, blobs, layout.ref()));
         n++;
       }
       if (!page.more() || page.items().isEmpty()) {
