@@ -26,18 +26,43 @@ import java.util.List;
  * one: they are stale until a backfill rewrites them, and are never returned meanwhile. The
  * projection is not part of the fingerprint (it changes no stored value).
  *
+ * <p>Values longer than the backend indexes ({@code DriverLimits.maxIndexTupleBytes}, T) are stored
+ * in a long form (docs/FORMAT.md, "Long index values"):
+ *
+ * <pre>
+ * long partition value := 03 || fingerprint || tuple[0..64) || SHA-256(tuple)      (101 bytes)
+ * sort bucket          := tuple[0..T-1) || 02                                      (T bytes)
+ * </pre>
+ *
+ * A partition value is short while it has at most T bytes, a sort tuple while it has at most T - 1.
+ * Every complete tuple ends with {@code 00}, {@code 01}, {@code 31} or {@code FF}, so a stored sort
+ * value ending with {@code 02} is a bucket; buckets sort after every short value they start with
+ * and keep the order of the values wherever their prefixes differ.
+ *
  * <p>A native index ({@link IndexSpec#isNative()}) has no stored values of Stowage's: the backend
- * indexes plain attributes. Its fingerprint only tells cursors apart: SHA-256 of {@code
- * "stowage-native-index-v1" || 00 || list(native name, partition attribute, partition type[, sort
- * attribute, sort type])}, so a cursor of an index redefined since (another backend index, other
- * attributes or types) is refused. Stateless and thread-safe.
+ * indexes plain attributes, so it has no long forms or buckets either. Its fingerprint only tells
+ * cursors apart: SHA-256 of {@code "stowage-native-index-v1" || 00 || list(native name, partition
+ * attribute, partition type[, sort attribute, sort type])}, so a cursor of an index redefined since
+ * (another backend index, other attributes or types) is refused. Stateless and thread-safe.
  */
 public final class IndexValues {
   /** First byte of a fingerprinted partition value (tuples themselves start with {@code 01}). */
   static final int PARTITION_FORMAT = 0x02;
 
+  /** First byte of a long partition value (a digest of a tuple too long for the backend). */
+  static final int LONG_PARTITION_FORMAT = 0x03;
+
   /** Bytes in front of the tuple in a partition value: the format byte and the fingerprint. */
   static final int PARTITION_PREFIX_BYTES = 5;
+
+  /** Bytes of the tuple a long partition value keeps in front of the digest. */
+  static final int LONG_PARTITION_TUPLE_PREFIX = 64;
+
+  /** Length of a long partition value: format, fingerprint, tuple prefix, SHA-256. */
+  static final int LONG_PARTITION_BYTES = PARTITION_PREFIX_BYTES + LONG_PARTITION_TUPLE_PREFIX + 32;
+
+  /** Last byte of a sort bucket; no complete tuple ends with it. */
+  static final int SORT_BUCKET_MARKER = 0x02;
 
   private static final byte[] LABEL = "stowage-index-v1".getBytes(StandardCharsets.US_ASCII);
 
@@ -102,6 +127,60 @@ public final class IndexValues {
     out.write(fp);
     out.writeBytes(tuple.toByteArray());
     return AttributeValue.of(Bytes.wrap(out.toByteArray()));
+  }
+
+  /**
+   * The stored form of a partition value {@code 02 || fingerprint || tuple} (as {@link #partition}
+   * makes it) on a backend indexing values of at most {@code maxTupleBytes}: the value itself when
+   * it fits, else {@code 03 || fingerprint || tuple[0..64) || SHA-256(tuple)}.
+   */
+  static Bytes storedPartition(Bytes value, long maxTupleBytes) {
+    if (value.size() <= maxTupleBytes) {
+      return value;
+    }
+    byte[] v = value.toByteArray();
+    byte[] out = new byte[LONG_PARTITION_BYTES];
+    out[0] = (byte) LONG_PARTITION_FORMAT;
+    System.arraycopy(v, 1, out, 1, 4);
+    System.arraycopy(
+        v,
+        PARTITION_PREFIX_BYTES,
+        out,
+        PARTITION_PREFIX_BYTES,
+        Math.min(LONG_PARTITION_TUPLE_PREFIX, v.length - PARTITION_PREFIX_BYTES));
+    MessageDigest sha = sha256();
+    sha.update(v, PARTITION_PREFIX_BYTES, v.length - PARTITION_PREFIX_BYTES);
+    byte[] digest = sha.digest();
+    System.arraycopy(
+        digest, 0, out, PARTITION_PREFIX_BYTES + LONG_PARTITION_TUPLE_PREFIX, digest.length);
+    return Bytes.wrap(out);
+  }
+
+  /**
+   * The stored form of a sort tuple, or of any byte string bounding sort tuples, on a backend
+   * indexing values of at most {@code maxTupleBytes}: the bytes themselves when they have at most
+   * {@code maxTupleBytes - 1}, else their bucket, the first {@code maxTupleBytes - 1} bytes
+   * followed by {@code 02}. The map keeps order ({@code a <= b} gives {@code stored(a) <=
+   * stored(b)}) and is the identity on short values; only values sharing a bucket compare equal.
+   */
+  static Bytes storedSort(Bytes tuple, long maxTupleBytes) {
+    int keep = (int) Math.min(Integer.MAX_VALUE - 1, maxTupleBytes - 1);
+    if (tuple.size() <= keep) {
+      return tuple;
+    }
+    byte[] out = java.util.Arrays.copyOf(tuple.toByteArray(), keep + 1);
+    out[keep] = (byte) SORT_BUCKET_MARKER;
+    return Bytes.wrap(out);
+  }
+
+  /** True if a stored sort value is a bucket of long sort values (ends with {@code 02}). */
+  static boolean isSortBucket(Bytes stored) {
+    return stored.size() > 0 && (stored.byteAt(stored.size() - 1) & 0xFF) == SORT_BUCKET_MARKER;
+  }
+
+  /** True if a stored partition value is the long form of a longer one. */
+  static boolean isLongPartition(Bytes stored) {
+    return stored.size() > 0 && (stored.byteAt(0) & 0xFF) == LONG_PARTITION_FORMAT;
   }
 
   /** The fingerprint as 8 lowercase hex digits, for messages. */

@@ -4,6 +4,8 @@ import dev.stowage.IndexSpec;
 import dev.stowage.InvalidCursorException;
 import dev.stowage.UnsupportedCapabilityException;
 import dev.stowage.item.AttributeValue;
+import dev.stowage.item.AttributeValue.BinaryValue;
+import dev.stowage.item.Bytes;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.item.KeyValue;
@@ -13,11 +15,13 @@ import dev.stowage.query.Scan;
 import dev.stowage.spi.Capability;
 import dev.stowage.spi.DriverQuery;
 import dev.stowage.spi.DriverScan;
+import dev.stowage.spi.KeyRange;
 import dev.stowage.spi.Position;
 import dev.stowage.spi.QueryResult;
 import dev.stowage.spi.StoredItem;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -38,8 +42,12 @@ import java.util.stream.StreamSupport;
  * filter trimmed are evaluated again by the next page and nothing is skipped.
  *
  * <p>Every index hit is checked against the item itself: a hit whose attributes no longer give the
- * query's partition value and a sort value in its range (another tool changed them) is left out
- * like a filtered item, so pages still fill up to their limit from the hits that follow.
+ * index values stored on it, the query's partition value and a sort value in its range (another
+ * tool changed them) is left out like a filtered item, so pages still fill up to their limit from
+ * the hits that follow. A native index's hits ({@link IndexSpec#isNative()}) are the backend's own
+ * answers over plain attributes and are taken as they come. Index positions (and so cursors) hold
+ * an item's full sort tuple, which orders the entries of a bucket of long sort values
+ * (docs/FORMAT.md, "Long index values").
  */
 final class Pager {
   private static final org.slf4j.Logger INDEX_LOG =
@@ -228,137 +236,133 @@ final class Pager {
   Fetched fetch(CursorState st, int want, Set<String> projection) {
     Query q = st.query();
     QueryPlan plan = QueryPlan.of(t.spec, q, t.shared.driver.limits(t.layout));
-    boolean readDescending = !st.towardAfter();
-    String indexName = plan.index() == null ? null : plan.index().name();
-    Set<String> needed = needed(q.filter().orElse(null), projection, plan.index());
-    List<Item> items = new ArrayList<>();
-    List<Position> positions = new ArrayList<>();
-    List<StoredItem> storedOut = new ArrayList<>();
-    Position cursor = st.anchor();
-    if (cursor != null && st.anchorInclusive() && !plan.matchesNothing()) {
-      anchorItem(plan, cursor)
-          .ifPresent(
-              s ->
-                  accept(
-                      s,
-                      restoreAll(List.of(s), needed).get(0),
-                      q,
-                      needed,
-                      projection,
-                      plan,
-                      items,
-                      positions,
-                      storedOut));
-    }
-    boolean more = !plan.matchesNothing();
-    while (items.size() < want && more) {
-      int ask = Math.min(1000, Math.max(want - items.size(), q.filter().isPresent() ? 100 : 1));
-      DriverQuery dq =
-          new DriverQuery(
-              indexName,
-              plan.partition(),
-              plan.range(),
-              readDescending,
-              ask,
-              cursor,
-              q.consistentRead());
-      t.shared.metrics.queries.increment();
-      QueryResult r = t.shared.retrier.call(() -> t.shared.driver.query(t.layout, dq));
-      more = r.more() && !r.items().isEmpty();
-      List<Item> restored = restoreAll(r.items(), needed);
-      for (int i = 0; i < r.items().size() && items.size() < want; i++) {
-        StoredItem s = r.items().get(i);
-        cursor = position(s.item(), plan);
-        accept(s, restored.get(i), q, needed, projection, plan, items, positions, storedOut);
+    Out out =
+        new Out(q, needed(q.filter().orElse(null), projection, plan.index()), projection, want);
+    if (!plan.matchesNothing()) {
+      if (plan.index() == null) {
+        fetchPrimary(st, plan, out);
+      } else if (plan.index().isNative()) {
+        fetchNative(st, plan, out);
+      } else {
+        fetchIndex(st, plan, out);
       }
     }
-    return new Fetched(items, positions, storedOut);
+    return new Fetched(out.items, out.positions, out.stored);
+  }
+
+  /** What a fetch collects, and for which query. */
+  private static final class Out {
+    final Query q;
+    final Set<String> needed;
+    final Set<String> projection;
+    final int want;
+    final List<Item> items = new ArrayList<>();
+    final List<Position> positions = new ArrayList<>();
+    final List<StoredItem> stored = new ArrayList<>();
+
+    Out(Query q, Set<String> needed, Set<String> projection, int want) {
+      this.q = q;
+      this.needed = needed;
+      this.projection = projection;
+      this.want = want;
+    }
+
+    boolean full() {
+      return items.size() >= want;
+    }
+
+    /** How many items a driver request should ask for. */
+    int ask() {
+      return Math.min(1000, Math.max(want - items.size(), q.filter().isPresent() ? 100 : 1));
+    }
+  }
+
+  private void fetchPrimary(CursorState st, QueryPlan plan, Out out) {
+    Query q = st.query();
+    Position cursor = st.anchor();
+    if (cursor != null && st.anchorInclusive()) {
+      primaryAnchorItem(plan, cursor)
+          .ifPresent(s -> accept(s, restoreAll(List.of(s), out.needed).get(0), null, out));
+    }
+    boolean more = true;
+    while (!out.full() && more) {
+      DriverQuery dq =
+          new DriverQuery(
+              null,
+              plan.partition(),
+              plan.range(),
+              !st.towardAfter(),
+              out.ask(),
+              cursor,
+              q.consistentRead());
+      QueryResult r = driverQuery(dq);
+      more = r.more() && !r.items().isEmpty();
+      List<Item> restored = restoreAll(r.items(), out.needed);
+      for (int i = 0; i < r.items().size() && !out.full(); i++) {
+        StoredItem s = r.items().get(i);
+        cursor = new Position(t.spec.keySchema().keyOf(s.item()), null);
+        accept(s, restored.get(i), null, out);
+      }
+    }
   }
 
   /**
-   * Adds an item to the page if it passes the filter.
-   *
-   * @param s the item as stored (with its overflow pointer, for jobs that release blobs)
-   * @param restored the same item with overflowed attributes put back, or null if it was deleted
-   *     while the page was read
+   * Reads a native index ({@link IndexSpec#isNative()}): the backend's own index over plain
+   * attributes, which Stowage neither synthesizes nor buckets. Its hits are the backend's answers,
+   * taken as they come (not checked against synthesized values), and positions hold the raw sort
+   * attribute's value.
    */
-  private void accept(
-      StoredItem s,
-      Item restored,
-      Query q,
-      Set<String> needed,
-      Set<String> projection,
-      QueryPlan plan,
-      List<Item> items,
-      List<Position> positions,
-      List<StoredItem> storedOut) {
-    if (restored == null) {
-      return; // deleted while the page was read
+  private void fetchNative(CursorState st, QueryPlan plan, Out out) {
+    Query q = st.query();
+    Position cursor = st.anchor();
+    if (cursor != null && st.anchorInclusive()) {
+      nativeAnchorItem(plan, cursor)
+          .ifPresent(s -> acceptNative(s, restoreAll(List.of(s), out.needed).get(0), plan, out));
     }
-    Key key = t.spec.keySchema().keyOf(s.item());
-    if (plan.index() != null && !plan.index().isNative() && !matchesIndex(plan, s.item(), key)) {
-      return;
+    boolean more = true;
+    while (!out.full() && more) {
+      DriverQuery dq =
+          new DriverQuery(
+              plan.index().name(),
+              plan.partition(),
+              plan.range(),
+              !st.towardAfter(),
+              out.ask(),
+              cursor,
+              q.consistentRead());
+      QueryResult r = driverQuery(dq);
+      more = r.more() && !r.items().isEmpty();
+      List<Item> restored = restoreAll(r.items(), out.needed);
+      for (int i = 0; i < r.items().size() && !out.full(); i++) {
+        StoredItem s = r.items().get(i);
+        cursor = nativePosition(s.item(), plan);
+        acceptNative(s, restored.get(i), plan, out);
+      }
     }
-    Item decoded = t.form.decode(restored, key, needed);
-    if (q.filter().isPresent() && !ConditionEvaluator.test(q.filter().get(), decoded)) {
-      return;
-    }
-    Item out = t.project(decoded, projection);
-    if (plan.index() != null && plan.index().projection() == IndexSpec.Projection.KEYS_ONLY) {
-      Set<String> keep = new HashSet<>(plan.index().attributes());
-      out = t.project(out, keep);
-    }
-    items.add(out);
-    positions.add(position(s.item(), plan));
-    storedOut.add(s);
   }
 
-  /**
-   * Whether an index hit still matches the query: the index values the item's own attributes give
-   * now (see {@link StoredForm#synthesize}) have the query's partition value and a sort value in
-   * its range. Another tool may have changed an indexed attribute without touching Stowage's
-   * synthesized ones, leaving the item under values it no longer has; such a hit is left out,
-   * counted ({@link Metrics#staleIndexHits}) and logged at DEBUG under {@code dev.stowage.indexes}.
-   * Drivers return whole stored items from index queries (every driver stores projection ALL), and
-   * indexed attributes are never encoded or moved to a blob, so the stored item holds them as
-   * written.
-   */
-  private boolean matchesIndex(QueryPlan plan, Item stored, Key key) {
-    StoredForm.Synthesized now = t.form.synthesize(plan.index().name(), stored, key, false);
-    String problem;
-    if (now == null) {
-      problem = "its attributes now give no entry in the index";
-    } else if (!now.partition().equals(plan.partition())) {
-      problem = "its attributes now give another partition";
-    } else if (!plan.range().contains(now.sort())) {
-      problem = "its attributes now give a sort value outside the query's range";
-    } else {
-      return true;
-    }
-    t.shared.metrics.staleIndexHits.increment();
-    if (INDEX_LOG.isDebugEnabled()) {
-      INDEX_LOG.debug(
-          "index '{}' of {}: left out {}, whose index values are stale ({}); run"
-              + " Table.verifyIndexes to repair them",
-          plan.index().name(),
-          t.ref,
-          key,
-          problem);
-    }
-    return false;
+  /** Accepts a native index hit at its raw position. */
+  private void acceptNative(StoredItem s, Item restored, QueryPlan plan, Out out) {
+    acceptAt(s, restored, nativePosition(s.item(), plan).indexSort(), out);
   }
 
-  private Optional<StoredItem> anchorItem(QueryPlan plan, Position anchor) {
+  /** A native index hit's position: its key and the raw value of the sort attribute, if any. */
+  private Position nativePosition(Item stored, QueryPlan plan) {
+    Key key = t.spec.keySchema().keyOf(stored);
+    if (plan.layout().sortAttribute() == null) {
+      return new Position(key, null);
+    }
+    AttributeValue s = stored.find(plan.layout().sortAttribute()).orElse(null);
+    return new Position(key, s instanceof KeyValue k ? k : null);
+  }
+
+  /** The anchor of a native index query if it is still where the cursor left it. */
+  private Optional<StoredItem> nativeAnchorItem(QueryPlan plan, Position anchor) {
     Optional<StoredItem> s = t.driverGet(anchor.key(), false);
     if (s.isEmpty()) {
       return Optional.empty();
     }
     Item item = s.get().item();
-    if (plan.layout() == null) {
-      KeyValue sort = anchor.key().sortOrNull();
-      boolean inRange = sort == null || plan.range().contains(sort);
-      return inRange && anchor.key().partition().equals(plan.partition()) ? s : Optional.empty();
-    }
     AttributeValue p = item.find(plan.layout().partitionAttribute()).orElse(null);
     if (plan.layout().sortAttribute() == null) {
       // A native index without sort attribute: entries order by primary key alone.
@@ -371,6 +375,304 @@ final class Pager {
             && k.equals(anchor.indexSort())
             && plan.range().contains(k);
     return same ? s : Optional.empty();
+  }
+
+  /**
+   * Reads an index in the order of its full sort values and primary keys. Drivers return entries in
+   * the order of their stored sort values; an entry whose stored value is a bucket of long values
+   * (docs/FORMAT.md, "Long index values") shares it with every other value starting with the same
+   * bytes, so the whole bucket is read, ordered by the items' own values and keys, and the read
+   * goes on beyond it. A position inside a bucket (a page that ended there) reads the bucket again
+   * and skips what precedes the position.
+   */
+  private void fetchIndex(CursorState st, QueryPlan plan, Out out) {
+    Query q = st.query();
+    boolean descending = !st.towardAfter();
+    Position anchor = st.anchor();
+    long max = t.shared.driver.limits(t.layout).maxIndexTupleBytes();
+    if (anchor != null && st.anchorInclusive()) {
+      Optional<StoredItem> s = t.driverGet(anchor.key(), false);
+      if (s.isPresent()) {
+        StoredForm.Synthesized now = verified(plan, s.get().item(), anchor.key(), false);
+        if (now != null && now.fullSort().equals(anchor.indexSort())) {
+          accept(s.get(), restoreAll(List.of(s.get()), out.needed).get(0), now, out);
+        }
+      }
+    }
+    KeyRange range = plan.range();
+    Position start = null;
+    if (anchor != null) {
+      if (!(anchor.indexSort() instanceof BinaryValue a)) {
+        throw new InvalidCursorException(
+            InvalidCursorException.Reason.MALFORMED,
+            "an index query position lacks its sort value");
+      }
+      Bytes stored = IndexValues.storedSort(a.value(), max);
+      if (stored != a.value()) {
+        BinaryValue bucket = AttributeValue.of(stored);
+        if (range.contains(bucket)) {
+          readBucket(plan, bucket, descending, anchor, null, out);
+        }
+        range = beyond(range, bucket, descending);
+      } else {
+        start = anchor;
+      }
+    }
+    boolean more = range != null;
+    while (!out.full() && more) {
+      DriverQuery dq =
+          new DriverQuery(
+              plan.index().name(),
+              plan.partition(),
+              range,
+              descending,
+              out.ask(),
+              start,
+              q.consistentRead());
+      QueryResult r = driverQuery(dq);
+      more = r.more() && !r.items().isEmpty();
+      List<StoredItem> items = r.items();
+      int i = 0;
+      while (i < items.size() && !out.full()) {
+        int j = i;
+        while (j < items.size() && !isBucket(storedSort(items.get(j).item(), plan))) {
+          j++;
+        }
+        List<StoredItem> plain = items.subList(i, j);
+        List<Item> restored = restoreAll(plain, out.needed);
+        for (int k = 0; k < plain.size() && !out.full(); k++) {
+          StoredItem s = plain.get(k);
+          Key key = t.spec.keySchema().keyOf(s.item());
+          start = new Position(key, storedSort(s.item(), plan));
+          StoredForm.Synthesized now = verified(plan, s.item(), key, true);
+          if (now != null) {
+            accept(s, restored.get(k), now, out);
+          }
+        }
+        if (j == items.size() || out.full()) {
+          break;
+        }
+        BinaryValue bucket = storedSort(items.get(j).item(), plan);
+        int end = j;
+        while (end < items.size() && bucket.equals(storedSort(items.get(end).item(), plan))) {
+          end++;
+        }
+        if (end < items.size() || !r.more()) {
+          // The page holds the whole bucket: order it and go on with the page.
+          readBucket(plan, bucket, descending, null, items.subList(j, end), out);
+          i = end;
+          continue;
+        }
+        // The page ends inside the bucket: read it whole, then what lies beyond it.
+        readBucket(plan, bucket, descending, null, null, out);
+        range = beyond(range, bucket, descending);
+        start = null;
+        more = range != null;
+        break;
+      }
+    }
+  }
+
+  private static boolean isBucket(BinaryValue stored) {
+    return stored != null && IndexValues.isSortBucket(stored.value());
+  }
+
+  /** An index hit with its verified values. */
+  private record Hit(StoredItem stored, Key key, StoredForm.Synthesized now) {}
+
+  /**
+   * Reads every entry of a bucket, orders the current ones by full sort value and key in the read's
+   * direction and accepts those beyond {@code after} (a position inside the bucket, or null).
+   *
+   * @param read every entry of the bucket when a page already held them all, else null to read them
+   */
+  private void readBucket(
+      QueryPlan plan,
+      BinaryValue bucket,
+      boolean descending,
+      Position after,
+      List<StoredItem> read,
+      Out out) {
+    KeyRange exact = new KeyRange(bucket, true, bucket, true, null);
+    List<Hit> hits = new ArrayList<>();
+    Position from = null;
+    if (read != null) {
+      for (StoredItem s : read) {
+        Key key = t.spec.keySchema().keyOf(s.item());
+        StoredForm.Synthesized now = verified(plan, s.item(), key, true);
+        if (now != null) {
+          hits.add(new Hit(s, key, now));
+        }
+      }
+    }
+    while (read == null) {
+      DriverQuery dq =
+          new DriverQuery(
+              plan.index().name(),
+              plan.partition(),
+              exact,
+              false,
+              1000,
+              from,
+              out.q.consistentRead());
+      QueryResult r = driverQuery(dq);
+      for (StoredItem s : r.items()) {
+        Key key = t.spec.keySchema().keyOf(s.item());
+        from = new Position(key, bucket);
+        StoredForm.Synthesized now = verified(plan, s.item(), key, true);
+        if (now != null) {
+          hits.add(new Hit(s, key, now));
+        }
+      }
+      if (!r.more() || r.items().isEmpty()) {
+        break;
+      }
+    }
+    Comparator<Hit> order =
+        Comparator.<Hit, Bytes>comparing(h -> h.now().fullSort().value()).thenComparing(Hit::key);
+    if (descending) {
+      order = order.reversed();
+    }
+    hits.sort(order);
+    int i = 0;
+    if (after != null) {
+      Bytes afterSort = ((BinaryValue) after.indexSort()).value();
+      Comparator<Hit> o = order;
+      Hit mark =
+          new Hit(
+              null,
+              after.key(),
+              new StoredForm.Synthesized(null, null, null, AttributeValue.of(afterSort)));
+      while (i < hits.size() && o.compare(hits.get(i), mark) <= 0) {
+        i++;
+      }
+    }
+    while (i < hits.size() && !out.full()) {
+      int n = Math.min(hits.size() - i, Math.max(out.want - out.items.size(), 1));
+      List<Hit> chunk = hits.subList(i, i + n);
+      List<Item> restored =
+          t.restoreAll(chunk.stream().map(h -> h.stored().item()).toList(), out.needed);
+      for (int j = 0; j < chunk.size() && !out.full(); j++) {
+        accept(chunk.get(j).stored(), restored.get(j), chunk.get(j).now(), out);
+      }
+      i += n;
+    }
+  }
+
+  /** The part of {@code range} beyond a bucket in the read's direction, or null if none is left. */
+  private static KeyRange beyond(KeyRange range, BinaryValue bucket, boolean descending) {
+    if (!descending) {
+      if (range.upper() != null && KeyValue.compare(bucket, range.upper()) >= 0) {
+        return null;
+      }
+      return new KeyRange(bucket, false, range.upper(), range.upperInclusive(), null);
+    }
+    if (range.lower() != null && KeyValue.compare(range.lower(), bucket) >= 0) {
+      return null;
+    }
+    return new KeyRange(range.lower(), range.lowerInclusive(), bucket, false, null);
+  }
+
+  private QueryResult driverQuery(DriverQuery dq) {
+    t.shared.metrics.queries.increment();
+    return t.shared.retrier.call(() -> t.shared.driver.query(t.layout, dq));
+  }
+
+  /** The stored sort value of an index hit, or null if it has none. */
+  private static BinaryValue storedSort(Item stored, QueryPlan plan) {
+    AttributeValue s = stored.find(plan.layout().sortAttribute()).orElse(null);
+    return s instanceof BinaryValue b ? b : null;
+  }
+
+  /**
+   * Adds an item to the page if it passes the filter.
+   *
+   * @param s the item as stored (with its overflow pointer, for jobs that release blobs)
+   * @param restored the same item with overflowed attributes put back, or null if it was deleted
+   *     while the page was read
+   * @param now for index queries, the hit's verified index values (see {@link #verified}); null for
+   *     the primary key
+   */
+  private void accept(StoredItem s, Item restored, StoredForm.Synthesized now, Out out) {
+    acceptAt(s, restored, now == null ? null : now.fullSort(), out);
+  }
+
+  /** {@link #accept}, at the given sort value of the index position (null for none). */
+  private void acceptAt(StoredItem s, Item restored, KeyValue indexSort, Out out) {
+    if (restored == null) {
+      return; // deleted while the page was read
+    }
+    Query q = out.q;
+    Key key = t.spec.keySchema().keyOf(s.item());
+    Item decoded = t.form.decode(restored, key, out.needed);
+    if (q.filter().isPresent() && !ConditionEvaluator.test(q.filter().get(), decoded)) {
+      return;
+    }
+    Item item = t.project(decoded, out.projection);
+    IndexSpec index = q.index().flatMap(t.spec::index).orElse(null);
+    if (index != null && index.projection() == IndexSpec.Projection.KEYS_ONLY) {
+      Set<String> keep = new HashSet<>(index.attributes());
+      item = t.project(item, keep);
+    }
+    out.items.add(item);
+    out.positions.add(new Position(key, indexSort));
+    out.stored.add(s);
+  }
+
+  /**
+   * The index values of a hit if it still belongs where the index found it: the values the item's
+   * own attributes give now (see {@link StoredForm#synthesize}) are the ones stored on it, their
+   * full partition value is the query's and their full sort value lies in its range. Another tool
+   * may have changed an indexed attribute without touching Stowage's synthesized ones, leaving the
+   * item under values it no longer has (in the wrong partition or the wrong place of the order);
+   * such a hit is left out (null), counted ({@link Metrics#staleIndexHits}) and logged at DEBUG
+   * under {@code dev.stowage.indexes}. Long values are compared in full, so a digest or a bucket
+   * shared with other values never stands for the value itself. Drivers return whole stored items
+   * from index queries (every driver stores projection ALL), and indexed attributes are never
+   * encoded or moved to a blob, so the stored item holds them as written.
+   *
+   * @param count false to leave a mismatch uncounted (the anchor of a cursor, which may simply have
+   *     changed since)
+   */
+  private StoredForm.Synthesized verified(QueryPlan plan, Item stored, Key key, boolean count) {
+    StoredForm.Synthesized now = t.form.synthesize(plan.index().name(), stored, key, false);
+    String problem;
+    if (now == null) {
+      problem = "its attributes now give no entry in the index";
+    } else if (!now.fullPartition().equals(plan.fullPartition())) {
+      problem = "its attributes now give another partition";
+    } else if (!plan.fullRange().contains(now.fullSort())) {
+      problem = "its attributes now give a sort value outside the query's range";
+    } else if (!now.partition().equals(stored.find(plan.layout().partitionAttribute()).orElse(null))
+        || !now.sort().equals(storedSort(stored, plan))) {
+      problem = "its stored index values are not the ones its attributes give";
+    } else {
+      return now;
+    }
+    if (!count) {
+      return null;
+    }
+    t.shared.metrics.staleIndexHits.increment();
+    if (INDEX_LOG.isDebugEnabled()) {
+      INDEX_LOG.debug(
+          "index '{}' of {}: left out {}, whose index values are stale ({}); run"
+              + " Table.verifyIndexes to repair them",
+          plan.index().name(),
+          t.ref,
+          key,
+          problem);
+    }
+    return null;
+  }
+
+  private Optional<StoredItem> primaryAnchorItem(QueryPlan plan, Position anchor) {
+    Optional<StoredItem> s = t.driverGet(anchor.key(), false);
+    if (s.isEmpty()) {
+      return Optional.empty();
+    }
+    KeyValue sort = anchor.key().sortOrNull();
+    boolean inRange = sort == null || plan.range().contains(sort);
+    return inRange && anchor.key().partition().equals(plan.partition()) ? s : Optional.empty();
   }
 
   /** The items of a page restored; an item deleted while the page was read is null. */
@@ -393,15 +695,6 @@ final class Pager {
       n.addAll(ConditionEvaluator.attributes(filter));
     }
     return n;
-  }
-
-  Position position(Item stored, QueryPlan plan) {
-    Key key = t.spec.keySchema().keyOf(stored);
-    if (plan.layout() == null) {
-      return new Position(key, null);
-    }
-    AttributeValue s = stored.find(plan.layout().sortAttribute()).orElse(null);
-    return new Position(key, s instanceof KeyValue k ? k : null);
   }
 
   // ---- scans -------------------------------------------------------------------------------

@@ -24,6 +24,12 @@ import java.util.List;
  * of the primary key and of native indexes ({@link IndexSpec#isNative()}) keep raw values, checked
  * against the key's or the native index's declared types. Immutable.
  *
+ * <p>For index queries there are two forms of each: the full values, which the core compares an
+ * item's own values with ({@code fullPartition}, {@code fullRange}), and the stored forms the
+ * driver reads ({@code partition}, {@code range}), in which values longer than the backend indexes
+ * have their long forms (docs/FORMAT.md, "Long index values"): the range then also covers the
+ * buckets its long bounds fall in, whose entries the core orders and checks itself.
+ *
  * @param index the index spec or null
  * @param layout the index layout or null
  * @param partition the driver-level partition value
@@ -31,13 +37,17 @@ import java.util.List;
  * @param matchesNothing true if no stored item can match: a value longer than the backend lets any
  *     stored key or indexed value be (such a query answers an empty page on every backend, without
  *     asking the backend, which would refuse the value or answer empty depending on which it is)
+ * @param fullPartition the full partition value (for the primary key, the partition key value)
+ * @param fullRange the sort range over full sort tuples (for the primary key, over sort keys)
  */
 record QueryPlan(
     IndexSpec index,
     IndexLayout layout,
     KeyValue partition,
     KeyRange range,
-    boolean matchesNothing) {
+    boolean matchesNothing,
+    KeyValue fullPartition,
+    KeyRange fullRange) {
 
   /**
    * Validates {@code q} against the table and plans it for a backend with {@code limits}.
@@ -55,45 +65,70 @@ record QueryPlan(
       int max = limits.maxPartitionKeyBytes();
       return KeyRules.bytes(plan.partition) > max ? plan.nothing() : plan;
     }
-    long max = limits.maxIndexTupleBytes();
-    if (((BinaryValue) plan.partition).value().size() > max) {
+    // The longest partition value and sort tuple any indexed item has (the core refuses longer
+    // values); a query for a longer one matches nothing.
+    long longest = limits.maxIndexedValueBytes() + DriverLimits.INDEX_VALUE_OVERHEAD;
+    if (((BinaryValue) plan.partition).value().size() > longest) {
       return plan.nothing();
     }
     KeyRange r = plan.range;
-    if (r.prefix() != null && ((BinaryValue) r.prefix()).value().size() > max) {
+    long longestSort = longest - IndexValues.PARTITION_PREFIX_BYTES;
+    if (r.prefix() != null && ((BinaryValue) r.prefix()).value().size() > longestSort) {
       return plan.nothing();
     }
-    // Every stored index value has at most max bytes, and they compare as unsigned bytes: against
-    // them a longer bound V acts as its first max bytes V', with ">= V" and "> V" becoming "> V'"
-    // and "<= V" and "< V" becoming "<= V'".
-    KeyValue lower = r.lower();
-    boolean lowerInclusive = r.lowerInclusive();
-    if (lower != null && ((BinaryValue) lower).value().size() > max) {
-      lower = truncate((BinaryValue) lower, (int) max);
-      lowerInclusive = false;
-    }
-    KeyValue upper = r.upper();
-    boolean upperInclusive = r.upperInclusive();
-    if (upper != null && ((BinaryValue) upper).value().size() > max) {
-      upper = truncate((BinaryValue) upper, (int) max);
-      upperInclusive = true;
-    }
-    if (lower != null && upper != null) {
-      int c = KeyValue.compare(lower, upper);
-      if (c > 0 || (c == 0 && !(lowerInclusive && upperInclusive))) {
+    long max = limits.maxIndexTupleBytes();
+    BinaryValue partition =
+        AttributeValue.of(IndexValues.storedPartition(((BinaryValue) plan.partition).value(), max));
+    KeyRange stored = storedRange(r, max);
+    if (stored.lower() != null && stored.upper() != null) {
+      int c = KeyValue.compare(stored.lower(), stored.upper());
+      if (c > 0 || (c == 0 && !(stored.lowerInclusive() && stored.upperInclusive()))) {
         return plan.nothing();
       }
     }
-    KeyRange clamped = new KeyRange(lower, lowerInclusive, upper, upperInclusive, r.prefix());
-    return new QueryPlan(plan.index, plan.layout, plan.partition, clamped, false);
+    return new QueryPlan(plan.index, plan.layout, partition, stored, false, plan.partition, r);
   }
 
-  private static BinaryValue truncate(BinaryValue v, int max) {
-    return AttributeValue.of(Bytes.of(java.util.Arrays.copyOf(v.value().toByteArray(), max)));
+  /**
+   * The range of stored sort values holding every tuple of {@code r}: bounds and prefixes short
+   * enough to be stored as they are stay exact (a bucket compares with them as its values do); a
+   * longer one becomes its bucket, inclusive, whose entries the core checks against the items.
+   */
+  static KeyRange storedRange(KeyRange r, long maxTupleBytes) {
+    if (r.prefix() != null) {
+      Bytes p = ((BinaryValue) r.prefix()).value();
+      Bytes sp = IndexValues.storedSort(p, maxTupleBytes);
+      if (sp == p) {
+        return r;
+      }
+      BinaryValue bucket = AttributeValue.of(sp);
+      return new KeyRange(bucket, true, bucket, true, null);
+    }
+    KeyValue lower = r.lower();
+    boolean lowerInclusive = r.lowerInclusive();
+    if (lower != null) {
+      Bytes b = ((BinaryValue) lower).value();
+      Bytes sb = IndexValues.storedSort(b, maxTupleBytes);
+      if (sb != b) {
+        lower = AttributeValue.of(sb);
+        lowerInclusive = true;
+      }
+    }
+    KeyValue upper = r.upper();
+    boolean upperInclusive = r.upperInclusive();
+    if (upper != null) {
+      Bytes b = ((BinaryValue) upper).value();
+      Bytes sb = IndexValues.storedSort(b, maxTupleBytes);
+      if (sb != b) {
+        upper = AttributeValue.of(sb);
+        upperInclusive = true;
+      }
+    }
+    return new KeyRange(lower, lowerInclusive, upper, upperInclusive, null);
   }
 
   private QueryPlan nothing() {
-    return new QueryPlan(index, layout, partition, range, true);
+    return new QueryPlan(index, layout, partition, range, true, fullPartition, fullRange);
   }
 
   /**
@@ -142,7 +177,7 @@ record QueryPlan(
         }
         range = indexRange(s);
       }
-      return new QueryPlan(index, IndexLayout.of(index), partition, range, false);
+      return new QueryPlan(index, IndexLayout.of(index), partition, range, false, partition, range);
     }
     KeySchema keys = spec.keySchema();
     if (q.partitionValues().size() != 1) {
@@ -178,7 +213,7 @@ record QueryPlan(
       }
       range = primaryRange(s);
     }
-    return new QueryPlan(null, null, p, range, false);
+    return new QueryPlan(null, null, p, range, false, p, range);
   }
 
   /**
@@ -230,7 +265,8 @@ record QueryPlan(
       }
       range = primaryRange(s);
     }
-    return new QueryPlan(index, IndexLayout.of(index), p, range, false);
+    // Native values are stored as they are: the full values are the stored ones (no long forms).
+    return new QueryPlan(index, IndexLayout.of(index), p, range, false, p, range);
   }
 
   private static void requireNativeType(

@@ -11,6 +11,7 @@ import dev.stowage.item.AttributeValue;
 import dev.stowage.item.AttributeValue.BinaryValue;
 import dev.stowage.item.AttributeValue.ListValue;
 import dev.stowage.item.AttributeValue.StringValue;
+import dev.stowage.item.Bytes;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.item.KeyValue;
@@ -138,10 +139,18 @@ final class StoredForm {
   }
 
   /**
-   * The values of one index for one item: its stored partition value (format byte, definition
-   * fingerprint, partition tuple) and its sort tuple.
+   * The values of one index for one item.
+   *
+   * @param partition the stored partition value: format byte, definition fingerprint and partition
+   *     tuple, or its long form when longer than the backend indexes
+   * @param sort the stored sort value: the sort tuple, or its bucket when longer than the backend
+   *     indexes
+   * @param fullPartition the partition value in its full form ({@code 02 || fingerprint || tuple}),
+   *     whatever its length: what queries compare for identity
+   * @param fullSort the whole sort tuple: what queries order and compare ranges by
    */
-  record Synthesized(BinaryValue partition, BinaryValue sort) {}
+  record Synthesized(
+      BinaryValue partition, BinaryValue sort, BinaryValue fullPartition, BinaryValue fullSort) {}
 
   /** How an item's stored index values compare with what its attributes give now. */
   enum IndexState {
@@ -192,7 +201,22 @@ final class StoredForm {
     }
     checkIndexed(index, key, "partition", index.partitionAttributes(), partitionBytes);
     checkIndexed(index, key, "sort", index.sortAttributes(), sortBytes);
-    return new Synthesized(pv, sv);
+    return stored(pv, sv, limits);
+  }
+
+  /**
+   * The stored forms of an index's full partition value and sort tuple on a backend with {@code
+   * limits}: long forms where they exceed {@link DriverLimits#maxIndexTupleBytes}.
+   */
+  static Synthesized stored(BinaryValue fullPartition, BinaryValue fullSort, DriverLimits limits) {
+    long max = limits.maxIndexTupleBytes();
+    Bytes p = IndexValues.storedPartition(fullPartition.value(), max);
+    Bytes s = IndexValues.storedSort(fullSort.value(), max);
+    return new Synthesized(
+        p == fullPartition.value() ? fullPartition : AttributeValue.of(p),
+        s == fullSort.value() ? fullSort : AttributeValue.of(s),
+        fullPartition,
+        fullSort);
   }
 
   /** Like {@link #synthesize(int, Item, Key, boolean)} for the index named {@code index}. */

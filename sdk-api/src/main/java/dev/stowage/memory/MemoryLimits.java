@@ -23,15 +23,16 @@ public final class MemoryLimits {
   private MemoryLimits() {}
 
   /**
-   * DynamoDB: 400 KB items, 1015-byte indexed values, batches of 25 writes / 100 reads, 100-item
-   * transactions.
+   * DynamoDB: 400 KB items, 2048-byte indexed values (index values of more than 1024 bytes in long
+   * form), batches of 25 writes / 100 reads, 100-item transactions.
    */
   public static DriverLimits dynamoDb() {
     return new DriverLimits(
         400 * 1024,
         400 * 1024,
         Integer.MAX_VALUE,
-        1024 - DriverLimits.INDEX_VALUE_OVERHEAD,
+        DriverLimits.PORTABLE_INDEXED_VALUE_BYTES,
+        1024,
         2048,
         1024,
         100,
@@ -50,15 +51,17 @@ public final class MemoryLimits {
   }
 
   /**
-   * Cloud Datastore: 1 MiB entities (1,048,572 bytes), 1491-byte indexed values, 600-byte partition
-   * and 438-byte sort keys (they share one key name), batches of 1000 reads / 500 writes.
+   * Cloud Datastore: 1 MiB entities (1,048,572 bytes), 2048-byte indexed values (index values of
+   * more than 1500 bytes in long form), 600-byte partition and 438-byte sort keys (they share one
+   * key name), batches of 1000 reads / 500 writes.
    */
   public static DriverLimits datastore() {
     return new DriverLimits(
         1_048_572,
         1_048_487,
         20_000,
-        1500 - DriverLimits.INDEX_VALUE_OVERHEAD,
+        DriverLimits.PORTABLE_INDEXED_VALUE_BYTES,
+        1500,
         600,
         438,
         1000,
@@ -78,17 +81,19 @@ public final class MemoryLimits {
 
   /**
    * Azure Table Storage: 1 MiB entities, 64 KiB per property, 252 properties (255 less the system
-   * ones), 120-byte keys, 111-byte indexed values, batches of 100, 50-item transactions (each item
-   * may need a second action).
+   * ones), 383-byte partition and 382-byte sort keys, 2048-byte indexed values (index values of
+   * more than 255 bytes in long form), batches of 100, 50-item transactions (each item may need a
+   * second action).
    */
   public static DriverLimits azure() {
     return new DriverLimits(
         1024 * 1024,
         64 * 1024,
         252,
-        120 - DriverLimits.INDEX_VALUE_OVERHEAD,
-        120,
-        120,
+        DriverLimits.PORTABLE_INDEXED_VALUE_BYTES,
+        255,
+        383,
+        382,
         100,
         100,
         50,

@@ -65,22 +65,24 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class AzureTablesDriver implements StorageDriver {
   /**
-   * Largest key or synthesized index value, in bytes: an index entry's RowKey holds an index sort
-   * value, the item's partition and sort values (each at most 160 characters once encoded) and a
-   * nonce, which must stay within {@value AzureKeys#MAX_KEY_CHARS} characters. Indexed values are
-   * reported {@link DriverLimits#INDEX_VALUE_OVERHEAD} bytes smaller, the room their encoding
-   * takes.
+   * Longest synthesized index value stored as it is, in bytes: 255, which encodes to 340
+   * characters. An index entry's PartitionKey holds the index name (at most 32 characters) and the
+   * partition value; its RowKey holds the sort value, the item's key (cut to what is left, see
+   * {@link AzureKeys#storedKeyPart}) and a nonce, within {@value AzureKeys#MAX_KEY_CHARS}
+   * characters. Longer index values are written in their long form (docs/FORMAT.md, "Long index
+   * values"); applications may index values of {@link DriverLimits#PORTABLE_INDEXED_VALUE_BYTES}.
    */
-  private static final int KEY_BYTES = 120;
+  static final int INDEX_TUPLE_BYTES = 255;
 
   private static final DriverLimits LIMITS =
       new DriverLimits(
           1024 * 1024,
           64 * 1024,
           252,
-          KEY_BYTES - DriverLimits.INDEX_VALUE_OVERHEAD,
-          KEY_BYTES,
-          KEY_BYTES,
+          DriverLimits.PORTABLE_INDEXED_VALUE_BYTES,
+          INDEX_TUPLE_BYTES,
+          AzureKeys.maxRawPartitionKeyBytes(),
+          AzureKeys.maxRawKeyBytes(),
           100,
           100,
           Batches.MAX_ACTIONS / 2,
@@ -99,6 +101,7 @@ public final class AzureTablesDriver implements StorageDriver {
           LIMITS.maxAttributeBytes(),
           LIMITS.maxAttributes(),
           LIMITS.maxIndexedValueBytes(),
+          LIMITS.maxIndexTupleBytes(),
           NATIVE_KEY_BYTES,
           NATIVE_KEY_BYTES,
           LIMITS.maxBatchGet(),
@@ -189,9 +192,10 @@ public final class AzureTablesDriver implements StorageDriver {
    * An adopted table's limits: as {@link #limits()}, except that its keys are the application's
    * strings, up to Azure's own 1 KiB (512 UTF-16 code units, reported as {@value #NATIVE_KEY_BYTES}
    * UTF-8 bytes, the most such a key can take; the driver refuses longer keys and the characters
-   * Azure forbids with {@link dev.stowage.InvalidRequestException} before sending). An item of an
-   * adopted table with indexes can only be indexed if its index entry's RowKey, which holds the
-   * item's whole key, fits Azure's 1 KiB ({@code docs/azure.md}).
+   * Azure forbids with {@link dev.stowage.InvalidRequestException} before sending). Indexes are
+   * Stowage's own index entries, as on any table: the same {@code maxIndexedValueBytes} and {@code
+   * maxIndexTupleBytes}, and an entry's RowKey holds the item's key cut to fit (the whole key in
+   * the entry's {@code _0_k} property), so items with keys up to Azure's limit can be indexed.
    */
   @Override
   public DriverLimits limits(TableLayout table) {

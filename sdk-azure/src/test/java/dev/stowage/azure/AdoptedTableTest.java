@@ -773,28 +773,36 @@ class AdoptedTableTest {
       assertThat(reindexed.stream().map(i -> i.getString("customer"))).contains("late");
       assertThat(reindexed.size()).isEqualTo(open.size() + 2);
 
-      // An item whose key is too long for an index entry is refused before anything is written.
+      // An item whose key is longer than an index entry's RowKey holds is indexed all the same:
+      // the entry holds the key cut to fit, and the whole key in its _0_k property.
       String longKey = "键".repeat(300);
-      Throwable tooLong =
-          catchThrowable(
-              () ->
-                  indexed.put(
-                      Item.builder()
-                          .put("customer", "c")
-                          .put("orderId", longKey)
-                          .put("status", "open")
-                          .put("placed_at", "x")
-                          .build()));
-      assertThat(tooLong)
-          .isInstanceOf(InvalidRequestException.class)
-          .hasMessageContaining("indexed");
-      assertThat(catchThrowable(() -> t.getEntity("c", longKey)))
-          .isInstanceOf(TableServiceException.class);
+      Item longItem =
+          Item.builder()
+              .put("customer", "c")
+              .put("orderId", longKey)
+              .put("status", "open")
+              .put("placed_at", "x")
+              .build();
+      indexed.put(longItem);
+      assertThat(t.getEntity("c", longKey).getRowKey()).isEqualTo(longKey);
+      assertThat(openItems(indexed))
+          .hasSize(reindexed.size() + 1)
+          .filteredOn(i -> i.getString("orderId").equals(longKey))
+          .containsExactly(longItem);
+      assertThat(
+              indexed
+                  .queryAll(
+                      Query.index("byStatus")
+                          .partition(AttributeValue.of("open"))
+                          .sort(dev.stowage.query.SortCondition.eq(AttributeValue.of("x")))
+                          .build())
+                  .toList())
+          .containsExactly(longItem);
 
       // Dropping the table drops Stowage's index table, never the application's table.
       s.dropTable("orders");
       assertThat(tableNames()).contains(name).doesNotContain(indexTable);
-      assertThat(t.listEntities().stream().count()).isEqualTo(expected.size() + 1);
+      assertThat(t.listEntities().stream().count()).isEqualTo(expected.size() + 2);
     } finally {
       s.close();
     }

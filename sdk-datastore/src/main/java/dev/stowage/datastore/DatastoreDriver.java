@@ -71,7 +71,11 @@ public final class DatastoreDriver implements StorageDriver {
   /** Largest unindexed string property. */
   public static final long MAX_PROPERTY_BYTES = 1_048_487;
 
-  /** Largest value of an indexed property. */
+  /**
+   * Largest value of an indexed property, and so the longest synthesized index value the driver
+   * stores as it is; longer ones are written in their long form (docs/FORMAT.md, "Long index
+   * values"). Applications may index values of {@link DriverLimits#PORTABLE_INDEXED_VALUE_BYTES}.
+   */
   public static final long MAX_INDEXED_BYTES = 1500;
 
   private static final DriverLimits LIMITS =
@@ -79,7 +83,8 @@ public final class DatastoreDriver implements StorageDriver {
           MAX_ENTITY_BYTES,
           MAX_PROPERTY_BYTES,
           20_000,
-          MAX_INDEXED_BYTES - DriverLimits.INDEX_VALUE_OVERHEAD,
+          DriverLimits.PORTABLE_INDEXED_VALUE_BYTES,
+          MAX_INDEXED_BYTES,
           KeyNames.MAX_PARTITION_BYTES,
           KeyNames.MAX_SORT_BYTES,
           MAX_LOOKUP_KEYS,

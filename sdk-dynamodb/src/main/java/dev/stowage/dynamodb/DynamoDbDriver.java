@@ -83,12 +83,18 @@ public final class DynamoDbDriver implements StorageDriver {
   public static final long MAX_ITEM_BYTES = 409_600;
 
   /**
-   * The limit reported for indexed values: 1015 bytes, so that the synthesized index value holding
-   * them (at most {@link DriverLimits#INDEX_VALUE_OVERHEAD} bytes more) fits 1024 bytes, DynamoDB's
-   * limit for a GSI sort key (GSI partition keys may hold 2048). The core refuses larger index
-   * values with {@link dev.stowage.ItemTooLargeException} before anything is written.
+   * The limit reported for indexed values: {@value}, the same on every backend ({@link
+   * DriverLimits#PORTABLE_INDEXED_VALUE_BYTES}). The core refuses larger index values with {@link
+   * dev.stowage.ItemTooLargeException} before anything is written.
    */
-  public static final int MAX_INDEXED_VALUE_BYTES = 1024 - DriverLimits.INDEX_VALUE_OVERHEAD;
+  public static final int MAX_INDEXED_VALUE_BYTES = DriverLimits.PORTABLE_INDEXED_VALUE_BYTES;
+
+  /**
+   * Longest synthesized index value the driver stores as it is: 1024 bytes, DynamoDB's limit for a
+   * GSI sort key (GSI partition keys may hold 2048). Longer ones are written in their long form
+   * (docs/FORMAT.md, "Long index values").
+   */
+  public static final int MAX_INDEX_TUPLE_BYTES = 1024;
 
   private static final DriverLimits LIMITS =
       new DriverLimits(
@@ -96,6 +102,7 @@ public final class DynamoDbDriver implements StorageDriver {
           MAX_ITEM_BYTES,
           Integer.MAX_VALUE,
           MAX_INDEXED_VALUE_BYTES,
+          MAX_INDEX_TUPLE_BYTES,
           2048,
           1024,
           100,

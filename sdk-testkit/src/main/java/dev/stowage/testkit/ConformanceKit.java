@@ -180,6 +180,15 @@ public abstract class ConformanceKit {
     }
   }
 
+  /** Indexed values longer than some backends index: long URLs, long sort values, long keys. */
+  @Nested
+  class LongIndexValues extends LongIndexValueContracts {
+    @Override
+    ConformanceKit kit() {
+      return ConformanceKit.this;
+    }
+  }
+
   /** Delete-by-index jobs. */
   @Nested
   class DeleteByIndex extends DeleteJobContracts {

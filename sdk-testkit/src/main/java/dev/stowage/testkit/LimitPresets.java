@@ -31,6 +31,7 @@ public final class LimitPresets {
         l.maxAttributeBytes(),
         (long) l.maxAttributes(),
         l.maxIndexedValueBytes(),
+        l.maxIndexTupleBytes(),
         (long) l.maxPartitionKeyBytes(),
         (long) l.maxSortKeyBytes(),
         (long) l.maxBatchGet(),

@@ -20,7 +20,8 @@ import java.util.List;
  *       so an ascending scan of the mirror rows is the descending order of the items.
  *   <li>Index entry (index table): PartitionKey {@code <index name>.} + enc(index partition);
  *       forward RowKey {@code k} + C, reverse RowKey {@code r} + reverse(C), where C = enc(index
- *       sort) {@code !} enc(item partition) [{@code !} enc(item sort)] {@code !} nonce.
+ *       sort) {@code !} K {@code !} nonce and K, the key part, is enc(item partition) [{@code !}
+ *       enc(item sort)], cut to fit when it is too long (see {@link #storedKeyPart}).
  * </ul>
  *
  * Keys longer than {@link #MAX_KEY_CHARS} are rejected: Azure allows 1 KiB per key, which is 512
@@ -29,7 +30,10 @@ import java.util.List;
  * <p>Adopted tables ({@link TableLayout#adopted()}) use the application's own keys instead: the
  * partition key's string is the PartitionKey, the sort key's string the RowKey (the empty string
  * for specs without a sort key), and there are no mirror rows. Such keys are checked against
- * Azure's own rules ({@link #checkNative}) before anything is sent.
+ * Azure's own rules ({@link #checkNative}) before anything is sent. Their index entries live in
+ * Stowage's own index table like any other: the key part K of an entry holds the item's key in
+ * Stowage's encoding, cut to fit when the application's keys are long, so every item of an adopted
+ * table can be indexed.
  */
 public final class AzureKeys {
   /** Longest PartitionKey or RowKey the driver writes (1 KiB in UTF-16). */
@@ -216,9 +220,20 @@ public final class AzureKeys {
     return key.codePointCount(0, key.length()) > 80 ? sb + "…" : sb.toString();
   }
 
-  /** Largest raw key value (in bytes) whose encoding fits one Azure key with its prefix. */
+  /**
+   * Largest raw sort key value (in bytes) whose encoding fits a mirror row's RowKey ({@code r}, the
+   * reversed encoding and its terminator): 382.
+   */
   public static int maxRawKeyBytes() {
     return (MAX_KEY_CHARS - 2) * 6 / 8;
+  }
+
+  /**
+   * Largest raw partition key value (in bytes) whose encoding fits a PartitionKey with its {@code
+   * k} prefix: 383.
+   */
+  public static int maxRawPartitionKeyBytes() {
+    return (MAX_KEY_CHARS - 1) * 6 / 8;
   }
 
   /** The PartitionKey of an item. */
@@ -258,35 +273,81 @@ public final class AzureKeys {
     return checked(index + "." + KeyCodec.encodeBytes(partition.toByteArray()), "index partition");
   }
 
-  /** The composite C of an index entry (see the class comment). */
-  public static String indexComposite(TableLayout layout, Bytes sort, Key key, String nonce) {
-    StringBuilder sb = new StringBuilder();
-    sb.append(KeyCodec.encodeBytes(sort.toByteArray()));
-    sb.append(KeyCodec.SEP).append(KeyCodec.encode(key.partition()));
+  /**
+   * Characters of a nonce ({@link IndexEntries#newNonce}: 8 random bytes in sorted base64), the
+   * last component of a composite.
+   */
+  static final int NONCE_CHARS = 11;
+
+  /**
+   * Longest composite C: the reverse row's RowKey, {@code r} + reverse(C), takes two characters
+   * more and must stay within {@link #MAX_KEY_CHARS}.
+   */
+  static final int MAX_COMPOSITE_CHARS = MAX_KEY_CHARS - 2;
+
+  /** Last character of a cut key part (see {@link #storedKeyPart}). */
+  static final char KEY_BUCKET_MARKER = '-';
+
+  /** The key part K of an index entry: enc(item partition) [{@code !} enc(item sort)]. */
+  public static String keyPart(Key key) {
+    StringBuilder sb = new StringBuilder(KeyCodec.encode(key.partition()));
     if (key.sortOrNull() != null) {
       sb.append(KeyCodec.SEP).append(KeyCodec.encode(key.sortOrNull()));
     }
-    sb.append(KeyCodec.SEP).append(nonce);
-    // The reverse row is the longest: prefix + reverse(C), which appends one character.
-    int length = MIRROR.length() + sb.length() + 1;
-    if (layout.adopted() && length > MAX_KEY_CHARS) {
-      // Native keys may be up to 1 KiB each, but an index entry holds the whole key.
-      throw new InvalidRequestException(
-          "item "
-              + key
-              + " of adopted table "
-              + layout.ref()
-              + " cannot be indexed: its index entry's RowKey, which holds the index sort value and"
-              + " the item's whole key in Stowage's order-preserving encoding (4 characters per 3"
-              + " UTF-8 bytes), would have "
-              + length
-              + " characters, and Azure allows "
-              + MAX_KEY_CHARS
-              + "; on an adopted table with indexes an item's partition and sort key and its index"
-              + " sort value may have about 370 bytes together");
-    }
-    checked(MIRROR + sb + KeyCodec.REVERSE_END, "index entry");
     return sb.toString();
+  }
+
+  /**
+   * The length B of a cut key part after an encoded index sort value of {@code sortChars}
+   * characters: what is left of {@link #MAX_COMPOSITE_CHARS} after the sort value, two separators
+   * and the nonce.
+   */
+  static int keyBudget(int sortChars) {
+    return MAX_COMPOSITE_CHARS - sortChars - 2 - NONCE_CHARS;
+  }
+
+  /**
+   * The key part as an entry's RowKey holds it: K itself when it has fewer than B characters
+   * ({@link #keyBudget}), else its first B - 1 characters and {@link #KEY_BUCKET_MARKER}. Cut key
+   * parts keep the order of the keys wherever their first B - 1 characters differ and sort after
+   * every key part they start with; entries whose cut key parts are equal (a <em>run</em>) follow
+   * each other in nonce order, and the query sorts them by key. Which form a stored key part has
+   * follows from its length: B for a cut one, less for K itself.
+   */
+  static String storedKeyPart(String sortEnc, String keyPart) {
+    int budget = keyBudget(sortEnc.length());
+    if (keyPart.length() < budget || budget < 2) {
+      return keyPart; // a budget below 2 leaves no room: checked() refuses the composite
+    }
+    return keyPart.substring(0, budget - 1) + KEY_BUCKET_MARKER;
+  }
+
+  /**
+   * The composite C of an index entry without its nonce: enc(sort) {@code !} the stored key part.
+   * Every entry of the item at that index sort value starts with it followed by {@code !}; when the
+   * key part is cut, so do the other entries of its run.
+   */
+  public static String entryPrefix(Bytes sort, Key key) {
+    String sortEnc = KeyCodec.encodeBytes(sort.toByteArray());
+    return sortEnc + KeyCodec.SEP + storedKeyPart(sortEnc, keyPart(key));
+  }
+
+  /** The composite C of an index entry (see the class comment). */
+  public static String indexComposite(Bytes sort, Key key, String nonce) {
+    if (nonce.length() > NONCE_CHARS) {
+      throw new IllegalArgumentException("nonce too long: " + nonce);
+    }
+    String c = entryPrefix(sort, key) + KeyCodec.SEP + nonce;
+    // The reverse row is the longest: prefix + reverse(C), which appends one character.
+    checked(MIRROR + c + KeyCodec.REVERSE_END, "index entry");
+    return c;
+  }
+
+  /** True if the composite's key part is cut, so the item's key is in the entry's property. */
+  static boolean keyPartCut(String composite) {
+    int first = composite.indexOf(KeyCodec.SEP);
+    int last = composite.lastIndexOf(KeyCodec.SEP);
+    return last - first - 1 == keyBudget(first);
   }
 
   /**
@@ -295,23 +356,44 @@ public final class AzureKeys {
    * @param sort the index sort value
    * @param key the item's key
    * @param nonce the item version the entry was written for
+   * @param run the composite without its nonce when the key part is cut (entries sharing it form a
+   *     run the query orders by key), else null
    */
-  public record IndexEntry(Bytes sort, Key key, String nonce) {}
+  public record IndexEntry(Bytes sort, Key key, String nonce, String run) {}
 
-  /** Parses a composite C. */
-  public static IndexEntry parseComposite(KeySchema schema, String composite) {
-    List<String> parts = List.of(composite.split(String.valueOf(KeyCodec.SEP), -1));
-    int expected = schema.hasSort() ? 4 : 3;
+  /**
+   * Parses a composite C.
+   *
+   * @param keyPart the entry's whole key part K when its RowKey holds a cut one (the entry's
+   *     property), else null
+   */
+  public static IndexEntry parseComposite(KeySchema schema, String composite, String keyPart) {
+    int first = composite.indexOf(KeyCodec.SEP);
+    int last = composite.lastIndexOf(KeyCodec.SEP);
+    if (first < 0 || last <= first) {
+      throw new IllegalStateException("malformed index entry " + composite);
+    }
+    boolean cut = last - first - 1 == keyBudget(first);
+    String k = composite.substring(first + 1, last);
+    if (cut) {
+      if (keyPart == null || !storedKeyPart(composite.substring(0, first), keyPart).equals(k)) {
+        throw new IllegalStateException("index entry " + composite + " lacks its whole key");
+      }
+      k = keyPart;
+    }
+    List<String> parts = List.of(k.split(String.valueOf(KeyCodec.SEP), -1));
+    int expected = schema.hasSort() ? 2 : 1;
     if (parts.size() != expected) {
       throw new IllegalStateException("malformed index entry " + composite);
     }
-    Bytes sort = Bytes.wrap(KeyCodec.decodeBytes(parts.get(0)));
-    KeyValue p = KeyCodec.decode(parts.get(1), schema.partitionType());
+    Bytes sort = Bytes.wrap(KeyCodec.decodeBytes(composite.substring(0, first)));
+    KeyValue p = KeyCodec.decode(parts.get(0), schema.partitionType());
     Key key =
         schema.hasSort()
-            ? Key.of(p, KeyCodec.decode(parts.get(2), schema.sortType().orElseThrow()))
+            ? Key.of(p, KeyCodec.decode(parts.get(1), schema.sortType().orElseThrow()))
             : Key.of(p);
-    return new IndexEntry(sort, key, parts.get(expected - 1));
+    return new IndexEntry(
+        sort, key, composite.substring(last + 1), cut ? composite.substring(0, last) : null);
   }
 
   private static String checked(String key, String what) {
@@ -322,9 +404,10 @@ public final class AzureKeys {
               + key.length()
               + " characters, at most "
               + MAX_KEY_CHARS
-              + " (1 KiB) are allowed; key values may have at most "
-              + maxRawKeyBytes()
-              + " bytes");
+              + " (1 KiB) are allowed; partition key values may have at most "
+              + maxRawPartitionKeyBytes()
+              + " bytes, sort key values "
+              + maxRawKeyBytes());
     }
     return key;
   }

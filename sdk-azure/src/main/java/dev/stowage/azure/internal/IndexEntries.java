@@ -39,19 +39,36 @@ public final class IndexEntries {
   }
 
   /**
+   * Property of an index row whose RowKey holds a cut key part: the whole key part K (see {@link
+   * AzureKeys#storedKeyPart}), from which the item's key is read.
+   */
+  static final String KEY_PART = "_0_k";
+
+  /**
    * One index entry.
    *
    * @param index the index name
    * @param partitionKey the entry's PartitionKey
    * @param composite the entry's composite C (forward RowKey without its prefix)
+   * @param keyPart the whole key part when C holds a cut one (written as {@link #KEY_PART}), else
+   *     null
    */
-  public record Entry(String index, String partitionKey, String composite) {
+  public record Entry(String index, String partitionKey, String composite, String keyPart) {
     String forwardRowKey() {
       return AzureKeys.ITEM + composite;
     }
 
     String reverseRowKey() {
       return AzureKeys.MIRROR + KeyCodec.reverse(composite);
+    }
+
+    /** One of the entry's rows, with the key part property when it has one. */
+    TableEntity row(String rowKey) {
+      TableEntity e = new TableEntity(partitionKey, rowKey);
+      if (keyPart != null) {
+        e.addProperty(KEY_PART, keyPart);
+      }
+      return e;
     }
   }
 
@@ -72,11 +89,13 @@ public final class IndexEntries {
       Optional<Bytes> p = binary(item, index.partitionAttribute());
       Optional<Bytes> s = binary(item, index.sortAttribute());
       if (p.isPresent() && s.isPresent()) {
+        String composite = AzureKeys.indexComposite(s.get(), key, nonce);
         out.add(
             new Entry(
                 index.name(),
                 AzureKeys.indexPartitionKey(index.name(), p.get()),
-                AzureKeys.indexComposite(layout, s.get(), key, nonce)));
+                composite,
+                AzureKeys.keyPartCut(composite) ? AzureKeys.keyPart(key) : null));
       }
     }
     return out;
@@ -167,9 +186,18 @@ public final class IndexEntries {
 
   /** The forward and reverse rows of an entry, as actions of one type. */
   private static List<TableTransactionAction> bothRows(Entry e, TableTransactionActionType type) {
+    boolean delete = type == TableTransactionActionType.DELETE;
     return List.of(
-        new TableTransactionAction(type, new TableEntity(e.partitionKey(), e.forwardRowKey())),
-        new TableTransactionAction(type, new TableEntity(e.partitionKey(), e.reverseRowKey())));
+        new TableTransactionAction(
+            type,
+            delete
+                ? new TableEntity(e.partitionKey(), e.forwardRowKey())
+                : e.row(e.forwardRowKey())),
+        new TableTransactionAction(
+            type,
+            delete
+                ? new TableEntity(e.partitionKey(), e.reverseRowKey())
+                : e.row(e.reverseRowKey())));
   }
 
   /** Both rows of every entry, as transactions of one partition each within Azure's limit. */

@@ -12,10 +12,14 @@ import dev.stowage.spi.DriverQuery;
 import dev.stowage.spi.DriverScan;
 import dev.stowage.spi.IndexLayout;
 import dev.stowage.spi.KeyRange;
+import dev.stowage.spi.Position;
 import dev.stowage.spi.QueryResult;
 import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.TableLayout;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -275,40 +279,143 @@ public final class Queries {
     throw new InvalidRequestException("an adopted Azure table's sort key values are strings");
   }
 
+  /**
+   * An index query. Rows come in composite order, which is (index sort, key) order except within a
+   * run of cut key parts (see {@link AzureKeys#storedKeyPart}), whose entries follow each other in
+   * nonce order: a run is read whole and sorted by key, and a query resuming inside a run reads the
+   * run again and skips the keys up to its position. Runs exist only where items with long keys
+   * share an index sort value and the first hundred or more characters of their key parts.
+   */
   private QueryResult indexQuery(TableLayout layout, IndexLayout il, DriverQuery q) {
     if (!(q.partition() instanceof AttributeValue.BinaryValue bp)) {
       throw new InvalidRequestException("index query partitions are binary synthesized values");
     }
     Bytes partition = bp.value();
     String pk = AzureKeys.indexPartitionKey(il.name(), partition);
-    RowRange range = RowRange.index(q.range(), q.exclusiveStart(), q.descending());
-    Iterator<TableEntity> rows = list(tables.index(layout), range.filter(pk), q.limit() + 1);
+    TableClient client = tables.index(layout);
+    Comparator<Key> keyOrder =
+        q.descending() ? Comparator.reverseOrder() : Comparator.naturalOrder();
+    Deque<Parsed> pending = new ArrayDeque<>();
+    String start = null;
+    if (q.exclusiveStart() != null) {
+      Position from = q.exclusiveStart();
+      if (!(from.indexSort() instanceof AttributeValue.BinaryValue fromSort)) {
+        throw new InvalidRequestException("an index query position needs the index sort value");
+      }
+      start = AzureKeys.entryPrefix(fromSort.value(), from.key());
+      if (AzureKeys.keyPartCut(start + KeyCodec.SEP)) {
+        // Inside a run: the rest of the run, then what follows it.
+        for (Parsed e : run(layout, il, client, pk, start, keyOrder)) {
+          if (keyOrder.compare(e.entry().key(), from.key()) > 0) {
+            pending.add(e);
+          }
+        }
+      }
+    }
+    RowRange range = RowRange.index(q.range(), start, q.descending());
+    PeekingRows rows = new PeekingRows(list(client, range.filter(pk), q.limit() + 1));
     List<StoredItem> items = new ArrayList<>();
     List<IndexEntries.Entry> garbage = new ArrayList<>();
-    while (items.size() < q.limit() && rows.hasNext()) {
-      List<AzureKeys.IndexEntry> chunk = new ArrayList<>();
-      List<IndexEntries.Entry> raw = new ArrayList<>();
-      while (rows.hasNext() && chunk.size() < q.limit() - items.size()) {
-        String rk = rows.next().getRowKey();
-        String composite = q.descending() ? KeyCodec.unreverse(rk.substring(1)) : rk.substring(1);
-        chunk.add(AzureKeys.parseComposite(layout.keySchema(), composite));
-        raw.add(new IndexEntries.Entry(il.name(), pk, composite));
+    while (items.size() < q.limit() && (!pending.isEmpty() || rows.hasNext())) {
+      while (pending.size() < q.limit() - items.size() && rows.hasNext()) {
+        Parsed e = parse(layout, il, pk, rows.next(), q.descending());
+        if (e.entry().run() == null) {
+          pending.add(e);
+          continue;
+        }
+        List<Parsed> run = new ArrayList<>(List.of(e));
+        while (rows.hasNext() && e.entry().run().equals(runOf(rows.peek(), q.descending()))) {
+          run.add(parse(layout, il, pk, rows.next(), q.descending()));
+        }
+        run.sort(Comparator.comparing(x -> x.entry().key(), keyOrder));
+        pending.addAll(run);
       }
-      List<Optional<Row>> found =
-          getAll(layout, chunk.stream().map(AzureKeys.IndexEntry::key).toList());
+      List<Parsed> chunk = new ArrayList<>();
+      while (!pending.isEmpty() && chunk.size() < q.limit() - items.size()) {
+        chunk.add(pending.poll());
+      }
+      List<Optional<Row>> found = getAll(layout, chunk.stream().map(x -> x.entry().key()).toList());
       for (int i = 0; i < chunk.size(); i++) {
         Row row = found.get(i).orElse(null);
-        if (IndexEntries.matches(il, partition, chunk.get(i), row)) {
+        if (IndexEntries.matches(il, partition, chunk.get(i).entry(), row)) {
           items.add(row.stored());
         } else {
-          garbage.add(raw.get(i));
+          garbage.add(chunk.get(i).raw());
         }
       }
     }
     if (!garbage.isEmpty()) {
       index.deleteQuietly(layout, garbage);
     }
-    return new QueryResult(items, rows.hasNext());
+    return new QueryResult(items, !pending.isEmpty() || rows.hasNext());
+  }
+
+  /** An index row parsed, with the entry it belongs to. */
+  private record Parsed(AzureKeys.IndexEntry entry, IndexEntries.Entry raw) {}
+
+  private static Parsed parse(
+      TableLayout layout, IndexLayout il, String pk, TableEntity row, boolean reverse) {
+    String composite = composite(row, reverse);
+    Object keyPart = row.getProperty(IndexEntries.KEY_PART);
+    String k = keyPart instanceof String str ? str : null;
+    AzureKeys.IndexEntry e = AzureKeys.parseComposite(layout.keySchema(), composite, k);
+    return new Parsed(
+        e, new IndexEntries.Entry(il.name(), pk, composite, e.run() == null ? null : k));
+  }
+
+  private static String composite(TableEntity row, boolean reverse) {
+    String rk = row.getRowKey();
+    return reverse ? KeyCodec.unreverse(rk.substring(1)) : rk.substring(1);
+  }
+
+  /** The run a row belongs to (its composite without the nonce) if its key part is cut. */
+  private static String runOf(TableEntity row, boolean reverse) {
+    String c = composite(row, reverse);
+    return AzureKeys.keyPartCut(c) ? c.substring(0, c.lastIndexOf(KeyCodec.SEP)) : null;
+  }
+
+  /** Every entry of a run, sorted by key in {@code keyOrder}. */
+  private static List<Parsed> run(
+      TableLayout layout,
+      IndexLayout il,
+      TableClient client,
+      String pk,
+      String run,
+      Comparator<Key> keyOrder) {
+    List<Parsed> out = new ArrayList<>();
+    Iterator<TableEntity> rows = list(client, RowRange.run(run).filter(pk), MAX_TOP);
+    while (rows.hasNext()) {
+      out.add(parse(layout, il, pk, rows.next(), false));
+    }
+    out.sort(Comparator.comparing(x -> x.entry().key(), keyOrder));
+    return out;
+  }
+
+  /** Rows with a look at the next one. */
+  private static final class PeekingRows {
+    private final Iterator<TableEntity> it;
+    private TableEntity next;
+
+    PeekingRows(Iterator<TableEntity> it) {
+      this.it = it;
+    }
+
+    boolean hasNext() {
+      return next != null || it.hasNext();
+    }
+
+    TableEntity peek() {
+      if (next == null) {
+        next = it.next();
+      }
+      return next;
+    }
+
+    TableEntity next() {
+      TableEntity n = peek();
+      next = null;
+      return n;
+    }
   }
 
   /** Point reads in parallel, results in the order of {@code keys}. */

@@ -2,7 +2,6 @@ package dev.stowage.azure.internal;
 
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;
-import dev.stowage.item.Key;
 import dev.stowage.item.KeyValue;
 import dev.stowage.spi.KeyRange;
 import dev.stowage.spi.Position;
@@ -65,8 +64,12 @@ public final class RowRange {
     }
   }
 
-  /** Rows of an index partition within {@code range}, after {@code start}. */
-  public static RowRange index(KeyRange range, Position start, boolean descending) {
+  /**
+   * Rows of an index partition within {@code range}, after every entry starting with {@code start}
+   * followed by {@code !} (an entry prefix, see {@link AzureKeys#entryPrefix}: one entry, or a
+   * whole run of cut key parts), or from the range's edge when it is null.
+   */
+  public static RowRange index(KeyRange range, String start, boolean descending) {
     RowRange r = new RowRange();
     String prefix = descending ? AzureKeys.MIRROR : AzureKeys.ITEM;
     r.add("ge", prefix);
@@ -78,13 +81,23 @@ public final class RowRange {
       r.indexUpper(encode(range.upper()), range.upperInclusive(), descending);
     }
     if (start != null) {
-      String p = positionPrefix(start);
+      String p = start;
       if (!descending) {
         r.indexLower(p, true, false);
       } else {
         r.indexUpper(p, false, true);
       }
     }
+    return r;
+  }
+
+  /**
+   * The forward rows of one run: every entry whose composite starts with {@code run} + {@code !}.
+   */
+  public static RowRange run(String run) {
+    RowRange r = new RowRange();
+    r.add("ge", AzureKeys.ITEM + run + KeyCodec.SEP);
+    r.add("lt", AzureKeys.ITEM + run + "\"");
     return r;
   }
 
@@ -118,17 +131,6 @@ public final class RowRange {
   private static String encode(KeyValue v) {
     Bytes b = ((AttributeValue.BinaryValue) v).value();
     return KeyCodec.encodeBytes(b.toByteArray());
-  }
-
-  /** enc(index sort) ! enc(partition) [! enc(sort)] of a position. */
-  private static String positionPrefix(Position start) {
-    Key key = start.key();
-    StringBuilder sb = new StringBuilder(encode(start.indexSort()));
-    sb.append(KeyCodec.SEP).append(KeyCodec.encode(key.partition()));
-    if (key.sortOrNull() != null) {
-      sb.append(KeyCodec.SEP).append(KeyCodec.encode(key.sortOrNull()));
-    }
-    return sb.toString();
   }
 
   private static String next(String prefix) {
