@@ -92,6 +92,25 @@ public final class DatastoreDriver implements StorageDriver {
           MAX_MUTATIONS,
           new DatastoreSizeModel());
 
+  /**
+   * An adopted kind's key is the entity's own name, up to Datastore's 1,500 bytes (there is no
+   * encoded key name to share with a sort key, and adopted kinds have none); everything else is as
+   * for Stowage's own tables.
+   */
+  private static final DriverLimits ADOPTED_LIMITS =
+      new DriverLimits(
+          MAX_ENTITY_BYTES,
+          MAX_PROPERTY_BYTES,
+          20_000,
+          DriverLimits.PORTABLE_INDEXED_VALUE_BYTES,
+          MAX_INDEXED_BYTES,
+          (int) MAX_INDEXED_BYTES,
+          KeyNames.MAX_SORT_BYTES,
+          MAX_LOOKUP_KEYS,
+          MAX_MUTATIONS,
+          MAX_MUTATIONS,
+          new DatastoreSizeModel());
+
   private final Datastore datastore;
   private final boolean owned;
   private final Entities entities;
@@ -145,6 +164,12 @@ public final class DatastoreDriver implements StorageDriver {
   @Override
   public DriverLimits limits() {
     return LIMITS;
+  }
+
+  /** Stowage's own tables: {@link #limits()}; adopted kinds: key names of up to 1,500 bytes. */
+  @Override
+  public DriverLimits limits(TableLayout table) {
+    return table.adopted() ? ADOPTED_LIMITS : LIMITS;
   }
 
   @Override

@@ -344,15 +344,19 @@ class AdoptedKindTest {
   }
 
   @Test
-  void aKeyNameLongerThanStowageKeysReadsInScansButIsNoKeyToAskFor() {
+  void keyNamesUpToDatastoresOwnLimitAreKeys() {
     String kindName = "Long" + RUN;
-    String longName = "L".repeat(1500); // Datastore's longest name; Stowage keys stop at 600 bytes
+    String longName = "L".repeat(1500); // Datastore's longest key name
     DS.put(Entity.newBuilder(kind(NS, kindName).newKey(longName)).set("v", 1L).build());
     Table t = stowage.table(adopting("long", kindName, AttributeType.STRING).build());
-    assertThat(scanAll(t)).containsExactly(Item.builder().put("id", longName).put("v", 1).build());
-    assertThatThrownBy(() -> t.get(Key.of(longName)))
+    Item item = Item.builder().put("id", longName).put("v", 1).build();
+    assertThat(scanAll(t)).containsExactly(item);
+    assertThat(t.get(Key.of(longName))).contains(item);
+    t.put(item.toBuilder().put("v", 2).build());
+    assertThat(DS.get(kind(NS, kindName).newKey(longName)).getLong("v")).isEqualTo(2L);
+    assertThatThrownBy(() -> t.get(Key.of(longName + "L")))
         .isInstanceOf(InvalidRequestException.class)
-        .hasMessageContaining("at most 600");
+        .hasMessageContaining("1500");
   }
 
   // ---- writing back ----
