@@ -264,7 +264,9 @@ class CommandsTest {
       assertThat(r.err())
           .as(cmd[0])
           .contains("table 'events' does not exist")
-          .contains("--create-table");
+          .contains("--create-table")
+          .doesNotContain("Stowage.ensureTable");
+      assertThat(r.err().split("does not exist", -1)).as("said once").hasSize(2);
     }
     putEvents(2);
     assertThat(run("get", "--key", "{\"feed\":\"f\",\"at\":1}").code()).isZero();

@@ -88,14 +88,14 @@ public final class OpenedStore implements AutoCloseable {
     try {
       return stowage.table(spec());
     } catch (NotFoundException e) {
-      // The library's hint names Stowage.ensureTable; a command line user needs the flag instead.
+      // The library's hint names Stowage.ensureTable; a command line user needs the flag instead
+      // (and the one line, so the library's message is not repeated as a cause).
       String message = String.valueOf(e.getMessage());
       int hint = message.indexOf("; create it with Stowage.ensureTable");
       throw new NotFoundException(
           (hint < 0 ? message : message.substring(0, hint))
               + "; no command creates a table it was not asked to: `stowage put"
-              + " --create-table` creates it",
-          e);
+              + " --create-table` creates it");
     }
   }
 
