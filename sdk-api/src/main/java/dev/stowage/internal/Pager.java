@@ -278,32 +278,13 @@ final class Pager {
   }
 
   private void fetchPrimary(CursorState st, QueryPlan plan, Out out) {
-    Query q = st.query();
-    Position cursor = st.anchor();
-    if (cursor != null && st.anchorInclusive()) {
-      primaryAnchorItem(plan, cursor)
-          .ifPresent(s -> accept(s, restoreAll(List.of(s), out.needed).get(0), null, out));
-    }
-    boolean more = true;
-    while (!out.full() && more) {
-      DriverQuery dq =
-          new DriverQuery(
-              null,
-              plan.partition(),
-              plan.range(),
-              !st.towardAfter(),
-              out.ask(),
-              cursor,
-              q.consistentRead());
-      QueryResult r = driverQuery(dq);
-      more = r.more() && !r.items().isEmpty();
-      List<Item> restored = restoreAll(r.items(), out.needed);
-      for (int i = 0; i < r.items().size() && !out.full(); i++) {
-        StoredItem s = r.items().get(i);
-        cursor = new Position(t.spec.keySchema().keyOf(s.item()), null);
-        accept(s, restored.get(i), null, out);
-      }
-    }
+    fetchInOrder(
+        st,
+        plan,
+        out,
+        null,
+        stored -> new Position(t.spec.keySchema().keyOf(stored), null),
+        this::primaryAnchorItem);
   }
 
   /**
@@ -313,17 +294,45 @@ final class Pager {
    * attribute's value.
    */
   private void fetchNative(CursorState st, QueryPlan plan, Out out) {
+    fetchInOrder(
+        st,
+        plan,
+        out,
+        plan.index().name(),
+        stored -> nativePosition(stored, plan),
+        this::nativeAnchorItem);
+  }
+
+  /**
+   * Reads the table or a native index in the driver's own order: every hit is accepted as it comes
+   * at the position {@code positionOf} gives it (no synthesized values to check or buckets to
+   * order), after the cursor's anchor when the cursor includes it.
+   */
+  private void fetchInOrder(
+      CursorState st,
+      QueryPlan plan,
+      Out out,
+      String index,
+      java.util.function.Function<Item, Position> positionOf,
+      java.util.function.BiFunction<QueryPlan, Position, Optional<StoredItem>> anchorOf) {
     Query q = st.query();
     Position cursor = st.anchor();
     if (cursor != null && st.anchorInclusive()) {
-      nativeAnchorItem(plan, cursor)
-          .ifPresent(s -> acceptNative(s, restoreAll(List.of(s), out.needed).get(0), plan, out));
+      anchorOf
+          .apply(plan, cursor)
+          .ifPresent(
+              s ->
+                  acceptAt(
+                      s,
+                      restoreAll(List.of(s), out.needed).get(0),
+                      positionOf.apply(s.item()).indexSort(),
+                      out));
     }
     boolean more = true;
     while (!out.full() && more) {
       DriverQuery dq =
           new DriverQuery(
-              plan.index().name(),
+              index,
               plan.partition(),
               plan.range(),
               !st.towardAfter(),
@@ -335,15 +344,10 @@ final class Pager {
       List<Item> restored = restoreAll(r.items(), out.needed);
       for (int i = 0; i < r.items().size() && !out.full(); i++) {
         StoredItem s = r.items().get(i);
-        cursor = nativePosition(s.item(), plan);
-        acceptNative(s, restored.get(i), plan, out);
+        cursor = positionOf.apply(s.item());
+        acceptAt(s, restored.get(i), cursor.indexSort(), out);
       }
     }
-  }
-
-  /** Accepts a native index hit at its raw position. */
-  private void acceptNative(StoredItem s, Item restored, QueryPlan plan, Out out) {
-    acceptAt(s, restored, nativePosition(s.item(), plan).indexSort(), out);
   }
 
   /** A native index hit's position: its key and the raw value of the sort attribute, if any. */
