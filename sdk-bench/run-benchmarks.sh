@@ -8,13 +8,13 @@
 #   SKIP_BUILD=1 JMH_OPTS='-f 1 -wi 1 -i 2' sdk-bench/run-benchmarks.sh CodecBench
 #   ROUNDS=3 sdk-bench/run-benchmarks.sh CodecBench  # 3 rounds, compared by their medians
 #
-# Prerequisite: the other modules installed in ~/.m2 (sdk-api, sdk-dynamodb), as for any
-# single-module build. Results: sdk-bench/target/bench-results/<timestamp>/{jmh.json,compare.txt,heap.txt}.
+# The build includes the modules sdk-bench depends on (-am), so no stale installed copy is used.
+# Results: sdk-bench/target/bench-results/<timestamp>/{jmh.json,compare.txt,heap.txt}.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [[ "${SKIP_BUILD:-}" != 1 ]]; then
-  mvn -B -q -o -pl sdk-bench -Pbench package
+  mvn -B -q -o -pl sdk-bench -am -Pbench -DskipTests package
 fi
 JAR=sdk-bench/target/benchmarks.jar
 OUT=sdk-bench/target/bench-results/$(date -u +%Y%m%dT%H%M%SZ)
