@@ -1,8 +1,7 @@
 package dev.stowage.test;
 
-import com.amazonaws.services.dynamodbv2.local.main.ServerRunner;
-import com.amazonaws.services.dynamodbv2.local.server.DynamoDBProxyServer;
 import dev.stowage.test.internal.Ports;
+import dev.stowage.test.internal.Reflect;
 import java.net.URI;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -20,11 +19,17 @@ public final class DynamoDbLocal {
   static final String INSTALL =
       "Add com.amazonaws:DynamoDBLocal (version from dev.stowage:stowage-bom) with test scope.";
 
-  private final DynamoDBProxyServer server;
+  // Reached by name: the DynamoDB Local jar bundles Kotlin's module descriptor, so it cannot be
+  // required as a module; it is always on the test class path.
+  static final String SERVER_RUNNER = "com.amazonaws.services.dynamodbv2.local.main.ServerRunner";
+
+  /** The running {@code DynamoDBProxyServer}. */
+  private final Object server;
+
   private final URI endpoint;
   private final DynamoDbClient client;
 
-  private DynamoDbLocal(DynamoDBProxyServer server, int port) {
+  private DynamoDbLocal(Object server, int port) {
     this.server = server;
     this.endpoint = URI.create("http://127.0.0.1:" + port);
     this.client = newClient();
@@ -34,12 +39,18 @@ public final class DynamoDbLocal {
     Exception last = null;
     for (int attempt = 0; attempt < 3; attempt++) {
       int port = Ports.free();
-      DynamoDBProxyServer server = null;
+      Object server = null;
       try {
         server =
-            ServerRunner.createServerFromCommandLineArgs(
-                new String[] {"-inMemory", "-port", Integer.toString(port), "-disableTelemetry"});
-        server.start();
+            Reflect.callStatic(
+                SERVER_RUNNER,
+                "createServerFromCommandLineArgs",
+                new Class<?>[] {String[].class},
+                (Object)
+                    new String[] {
+                      "-inMemory", "-port", Integer.toString(port), "-disableTelemetry"
+                    });
+        Reflect.call(server, "start", new Class<?>[0]);
         return new DynamoDbLocal(server, port);
       } catch (Exception e) {
         // Most likely another process took the port between our probe and the bind: try another.
@@ -88,10 +99,10 @@ public final class DynamoDbLocal {
     stopQuietly(server);
   }
 
-  private static void stopQuietly(DynamoDBProxyServer server) {
+  private static void stopQuietly(Object server) {
     if (server != null) {
       try {
-        server.stop();
+        Reflect.call(server, "stop", new Class<?>[0]);
       } catch (Exception e) {
         System.err.println("[stowage-test] stopping DynamoDB Local failed: " + e);
       }

@@ -61,8 +61,7 @@ public final class Emulators {
    */
   public synchronized DynamoDbLocal dynamoDb() {
     if (dynamoDb == null) {
-      Reflect.require(
-          "com.amazonaws.services.dynamodbv2.local.main.ServerRunner", DynamoDbLocal.INSTALL);
+      Reflect.require(DynamoDbLocal.SERVER_RUNNER, DynamoDbLocal.INSTALL);
       Reflect.require(
           "software.amazon.awssdk.services.dynamodb.DynamoDbClient",
           "Add dev.stowage:sdk-dynamodb (or software.amazon.awssdk:dynamodb).");
@@ -80,7 +79,7 @@ public final class Emulators {
    */
   public synchronized S3Emulator s3() {
     if (s3 == null) {
-      Reflect.require("org.gaul.s3proxy.S3Proxy", S3Emulator.INSTALL);
+      Reflect.require(S3Emulator.S3_PROXY, S3Emulator.INSTALL);
       Reflect.require(
           "software.amazon.awssdk.services.s3.S3Client",
           "Add dev.stowage:sdk-s3 (or software.amazon.awssdk:s3).");

@@ -1,11 +1,9 @@
 package dev.stowage.test;
 
+import dev.stowage.test.internal.Reflect;
 import java.net.URI;
 import java.time.Duration;
 import java.util.UUID;
-import org.gaul.s3proxy.S3Proxy;
-import org.gaul.s3proxy.auth.AuthenticationType;
-import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
@@ -28,30 +26,35 @@ public final class S3Emulator {
   /** The secret key the server accepts. */
   public static final String SECRET_KEY = "secret";
 
-  private final S3Proxy proxy;
+  // S3Proxy is reached by name: its jar declares service providers of classes it does not hold,
+  // so it cannot be required as a module; it is always on the test class path.
+  static final String S3_PROXY = "org.gaul.s3proxy.S3Proxy";
+  private static final String BLOB_STORE = "org.gaul.s3proxy.blobstore.BlobStore";
+  private static final String TRANSIENT_STORE = "org.gaul.s3proxy.nio2blob.TransientNio2BlobStore";
+  private static final String AUTHENTICATION = "org.gaul.s3proxy.auth.AuthenticationType";
+
+  /** The running {@code S3Proxy}. */
+  private final Object proxy;
+
   private final URI endpoint;
   private final S3Client client;
 
-  private S3Emulator(S3Proxy proxy) {
+  private S3Emulator(Object proxy) {
     this.proxy = proxy;
-    this.endpoint = URI.create("http://127.0.0.1:" + proxy.getPort());
+    int port = (Integer) Reflect.call(proxy, "getPort", new Class<?>[0]);
+    this.endpoint = URI.create("http://127.0.0.1:" + port);
     this.client = newClient();
   }
 
   static S3Emulator start() {
-    S3Proxy proxy = null;
+    Object proxy = null;
     try {
-      proxy =
-          S3Proxy.builder()
-              .blobStore(new TransientNio2BlobStore())
-              .endpoint(URI.create("http://127.0.0.1:0"))
-              .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
-              .build();
-      proxy.start();
+      proxy = newProxy();
+      Reflect.call(proxy, "start", new Class<?>[0]);
       long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (!"STARTED".equals(proxy.getState())) {
+      while (!"STARTED".equals(state(proxy))) {
         if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("S3Proxy is still " + proxy.getState() + " after 30 s");
+          throw new IllegalStateException("S3Proxy is still " + state(proxy) + " after 30 s");
         }
         Thread.sleep(20);
       }
@@ -114,10 +117,37 @@ public final class S3Emulator {
     stopQuietly(proxy);
   }
 
-  private static void stopQuietly(S3Proxy proxy) {
+  /**
+   * {@code S3Proxy.builder().blobStore(new TransientNio2BlobStore()).endpoint(...)
+   * .awsAuthentication(AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY).build()}: an in-memory store behind
+   * AWS signature checks, on a port the system picks.
+   */
+  private static Object newProxy() throws ReflectiveOperationException {
+    Class<?> authType = Reflect.type(AUTHENTICATION);
+    Object awsV2OrV4 = authType.getField("AWS_V2_OR_V4").get(null);
+    Object store = Reflect.type(TRANSIENT_STORE).getConstructor().newInstance();
+    Object b = Reflect.callStatic(S3_PROXY, "builder", new Class<?>[0]);
+    b = Reflect.call(b, "blobStore", new Class<?>[] {Reflect.type(BLOB_STORE)}, store);
+    b = Reflect.call(b, "endpoint", new Class<?>[] {URI.class}, URI.create("http://127.0.0.1:0"));
+    b =
+        Reflect.call(
+            b,
+            "awsAuthentication",
+            new Class<?>[] {authType, String.class, String.class},
+            awsV2OrV4,
+            ACCESS_KEY,
+            SECRET_KEY);
+    return Reflect.call(b, "build", new Class<?>[0]);
+  }
+
+  private static String state(Object proxy) {
+    return (String) Reflect.call(proxy, "getState", new Class<?>[0]);
+  }
+
+  private static void stopQuietly(Object proxy) {
     if (proxy != null) {
       try {
-        proxy.stop();
+        Reflect.call(proxy, "stop", new Class<?>[0]);
       } catch (Exception e) {
         System.err.println("[stowage-test] stopping S3Proxy failed: " + e);
       }
