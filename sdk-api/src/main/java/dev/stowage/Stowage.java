@@ -4,8 +4,10 @@ import com.google.crypto.tink.Aead;
 import com.google.crypto.tink.KeysetHandle;
 import dev.stowage.codec.Codecs;
 import dev.stowage.internal.CursorKeys;
+import dev.stowage.internal.Metrics;
 import dev.stowage.internal.ObservedBlobStore;
 import dev.stowage.internal.ObservedDriver;
+import dev.stowage.internal.StowageAccess;
 import dev.stowage.internal.StowageCore;
 import dev.stowage.overflow.BlobStore;
 import dev.stowage.spi.StorageDriver;
@@ -28,6 +30,10 @@ import java.util.Objects;
  * invisible to the others). {@link #close()} closes the driver and blob store.
  */
 public final class Stowage implements AutoCloseable {
+  static {
+    StowageAccess.install(s -> s.core.metrics());
+  }
+
   private final StowageCore core;
 
   private Stowage(StowageCore core) {
@@ -94,8 +100,9 @@ public final class Stowage implements AutoCloseable {
   }
 
   /**
-   * The store's request counters so far; {@code dev.stowage.micrometer.MicrometerMetrics.bind}
-   * exports them to Micrometer, and {@link Builder#requestListener} reports every request.
+   * The store's counters so far: requests, and overflow and compression per table; {@code
+   * dev.stowage.micrometer.MicrometerMetrics.bind} exports them to Micrometer, and {@link
+   * Builder#requestListener} reports every request.
    */
   public StowageMetrics metrics() {
     var m = core.metrics();
@@ -106,7 +113,21 @@ public final class Stowage implements AutoCloseable {
         m.throttledRequests(),
         m.casRetries(),
         m.requestIdsForgotten(),
-        m.staleIndexHits());
+        m.staleIndexHits(),
+        m.tables().stream().map(Stowage::snapshot).toList());
+  }
+
+  private static StowageMetrics.TableMetrics snapshot(Metrics.TableCounters c) {
+    return new StowageMetrics.TableMetrics(
+        c.table().namespace(),
+        c.table().table(),
+        c.overflowBlobsWritten(),
+        c.overflowBytesWritten(),
+        c.overflowBlobsRead(),
+        c.overflowBytesRead(),
+        c.compressedValues(),
+        c.bytesBeforeCompression(),
+        c.bytesAfterCompression());
   }
 
   /** Low-level access for tools: the driver. */

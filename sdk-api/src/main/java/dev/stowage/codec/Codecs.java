@@ -5,6 +5,7 @@ import dev.stowage.AttributePolicy;
 import dev.stowage.IntegrityException;
 import dev.stowage.InvalidRequestException;
 import dev.stowage.codec.internal.EnvelopeCodec;
+import dev.stowage.codec.internal.EnvelopeCodecs;
 import dev.stowage.codec.internal.ZstdCodec;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Key;
@@ -45,6 +46,10 @@ import java.util.Optional;
  * <p>Immutable and thread-safe; native zstd contexts are pooled and shared across threads.
  */
 public final class Codecs {
+  static {
+    EnvelopeCodecs.install(c -> c.codec);
+  }
+
   private static final Codecs DEFAULTS = builder().build();
 
   private final EnvelopeCodec codec;

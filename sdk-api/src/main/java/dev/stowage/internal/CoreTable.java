@@ -60,7 +60,9 @@ final class CoreTable implements Table {
     this.ref = ref;
     this.spec = spec;
     this.layout = layout;
-    this.form = new StoredForm(spec, shared.codecs, shared.driver.limits(layout));
+    this.form =
+        new StoredForm(
+            spec, shared.codecs, shared.driver.limits(layout), shared.metrics.table(ref));
     this.keyRules = new KeyRules(spec.keySchema(), shared.driver.limits(layout));
   }
 

@@ -22,6 +22,11 @@ public final class Retrier {
     return policy;
   }
 
+  /** The counters this retrier's calls count into (the store's). */
+  public Metrics metrics() {
+    return metrics;
+  }
+
   /** Runs {@code call} under the policy, counting throttled attempts. */
   public <T> T call(Supplier<T> call) {
     return policy.call(

@@ -6,6 +6,8 @@ import dev.stowage.InvalidRequestException;
 import dev.stowage.ItemTooLargeException;
 import dev.stowage.TableSpec;
 import dev.stowage.codec.Codecs;
+import dev.stowage.codec.internal.EnvelopeCodec;
+import dev.stowage.codec.internal.EnvelopeCodecs;
 import dev.stowage.item.AttributeNames;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.AttributeValue.BinaryValue;
@@ -43,14 +45,27 @@ final class StoredForm {
 
   private final TableSpec spec;
   private final Codecs codecs;
+  private final EnvelopeCodec codec;
   private final DriverLimits limits;
+  private final EnvelopeCodec.SizeSink compression;
   private final List<IndexLayout> layouts = new ArrayList<>();
   private final int[] fingerprints;
 
+  /** A form that counts no compression. */
   StoredForm(TableSpec spec, Codecs codecs, DriverLimits limits) {
+    this(spec, codecs, limits, null);
+  }
+
+  /**
+   * @param counters where the sizes of compressed attributes' values go as they are encoded, or
+   *     null
+   */
+  StoredForm(TableSpec spec, Codecs codecs, DriverLimits limits, Metrics.TableCounters counters) {
     this.spec = spec;
     this.codecs = codecs;
+    this.codec = EnvelopeCodecs.of(codecs);
     this.limits = limits;
+    this.compression = counters == null ? null : counters::compressed;
     spec.indexes().forEach(i -> layouts.add(IndexLayout.of(i)));
     this.fingerprints = spec.indexes().stream().mapToInt(IndexValues::fingerprint).toArray();
   }
@@ -112,7 +127,15 @@ final class StoredForm {
           "attribute '" + name + "' of item " + key + " in table '" + spec.name() + "'",
           e.getValue());
       AttributePolicy policy = spec.policy(name);
-      out.put(name, codecs.encode(spec.name(), key, name, policy, e.getValue()));
+      out.put(
+          name,
+          codec.encode(
+              spec.name(),
+              key,
+              name,
+              policy,
+              e.getValue(),
+              policy.compressed() ? compression : null));
     }
     for (int i = 0; i < layouts.size(); i++) {
       IndexLayout layout = layouts.get(i);

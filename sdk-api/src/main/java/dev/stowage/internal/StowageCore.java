@@ -117,6 +117,8 @@ public final class StowageCore {
     TableRef ref = new TableRef(namespace, spec.name());
     TableLayout layout = layout(ref, spec);
     requireNativeIndexes(spec, layout);
+    // Every opened table shows in the metrics, with zeros until it overflows or compresses.
+    shared.metrics.table(ref);
     // A spec already checked (or created) on this store needs no further request.
     if (!spec.equals(shared.ensured.get(ref))) {
       if (create) {

@@ -3,8 +3,11 @@ package dev.stowage.micrometer;
 import dev.stowage.RequestListener;
 import dev.stowage.Stowage;
 import dev.stowage.StowageMetrics;
+import dev.stowage.internal.Metrics;
+import dev.stowage.internal.StowageAccess;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
@@ -111,10 +114,19 @@ public final class MicrometerMetrics implements RequestListener {
   }
 
   /**
-   * Registers the counters of a store ({@link Stowage#metrics()}) as {@code stowage.requests}
-   * (tagged {@code kind=read|write|query}), {@code stowage.throttled}, {@code stowage.cas.retries},
-   * {@code stowage.idempotency.forgotten} and {@code stowage.index.stale}, tagged with the backend
-   * name.
+   * Registers the counters of a store ({@link Stowage#metrics()}), tagged with the backend name:
+   *
+   * <ul>
+   *   <li>{@code stowage.requests} (tagged {@code kind=read|write|query}), {@code
+   *       stowage.throttled}, {@code stowage.cas.retries}, {@code stowage.idempotency.forgotten}
+   *       and {@code stowage.index.stale};
+   *   <li>per table (tagged {@code namespace} and {@code table}; tables opened later are added when
+   *       they are opened): {@code stowage.overflow.blobs} and {@code stowage.overflow.bytes}
+   *       (tagged {@code direction=written|read}), {@code stowage.compression.bytes} (tagged {@code
+   *       stage=before|after}: the serialised values of compressed attributes and the same values
+   *       as stored) and the gauge {@code stowage.compression.ratio} (before / after; NaN until a
+   *       value of a compressed attribute is written). See {@link StowageMetrics.TableMetrics}.
+   * </ul>
    */
   public static void bind(Stowage store, MeterRegistry registry) {
     Supplier<StowageMetrics> m = store::metrics;
@@ -141,5 +153,56 @@ public final class MicrometerMetrics implements RequestListener {
         .tag("backend", backend)
         .description("index query hits left out because the item no longer matches")
         .register(registry);
+    StowageAccess.metrics(store).onTable(t -> bindTable(t, backend, registry));
+  }
+
+  private static void bindTable(
+      Metrics.TableCounters counters, String backend, MeterRegistry registry) {
+    Tags tags =
+        Tags.of(
+            "backend", backend,
+            "namespace", counters.table().namespace(),
+            "table", counters.table().table());
+    FunctionCounter.builder(
+            "stowage.overflow.blobs", counters, Metrics.TableCounters::overflowBlobsWritten)
+        .tags(tags.and("direction", "written"))
+        .description("overflow blobs written to the blob store")
+        .register(registry);
+    FunctionCounter.builder(
+            "stowage.overflow.blobs", counters, Metrics.TableCounters::overflowBlobsRead)
+        .tags(tags.and("direction", "read"))
+        .description("overflow blobs read from the blob store")
+        .register(registry);
+    FunctionCounter.builder(
+            "stowage.overflow.bytes", counters, Metrics.TableCounters::overflowBytesWritten)
+        .tags(tags.and("direction", "written"))
+        .baseUnit("bytes")
+        .register(registry);
+    FunctionCounter.builder(
+            "stowage.overflow.bytes", counters, Metrics.TableCounters::overflowBytesRead)
+        .tags(tags.and("direction", "read"))
+        .baseUnit("bytes")
+        .register(registry);
+    FunctionCounter.builder(
+            "stowage.compression.bytes", counters, Metrics.TableCounters::bytesBeforeCompression)
+        .tags(tags.and("stage", "before"))
+        .baseUnit("bytes")
+        .description("serialised bytes of the values of compressed attributes written")
+        .register(registry);
+    FunctionCounter.builder(
+            "stowage.compression.bytes", counters, Metrics.TableCounters::bytesAfterCompression)
+        .tags(tags.and("stage", "after"))
+        .baseUnit("bytes")
+        .description("the same values' bytes as stored")
+        .register(registry);
+    Gauge.builder("stowage.compression.ratio", counters, MicrometerMetrics::ratio)
+        .tags(tags)
+        .description("bytes before compression / bytes as stored, of compressed attributes")
+        .register(registry);
+  }
+
+  private static double ratio(Metrics.TableCounters c) {
+    long after = c.bytesAfterCompression();
+    return after == 0 ? Double.NaN : (double) c.bytesBeforeCompression() / after;
   }
 }

@@ -49,9 +49,33 @@ public final class EnvelopeCodec {
     this.allowPlaintext = allowPlaintext;
   }
 
+  /** Receives the sizes of one encoded value. */
+  @FunctionalInterface
+  public interface SizeSink {
+    /**
+     * @param serialised the value's serialisation, the bytes compression starts from
+     * @param stored the value as stored: its envelope, or its serialisation when stored plain
+     */
+    void encoded(long serialised, long stored);
+  }
+
   /** See {@code Codecs.encode}. */
   public AttributeValue encode(
       String table, Key key, String attribute, AttributePolicy policy, AttributeValue plain) {
+    return encode(table, key, attribute, policy, plain, null);
+  }
+
+  /**
+   * See {@code Codecs.encode}; an encoded (compressed or encrypted) attribute's sizes go to {@code
+   * sizes} if not null.
+   */
+  public AttributeValue encode(
+      String table,
+      Key key,
+      String attribute,
+      AttributePolicy policy,
+      AttributeValue plain,
+      SizeSink sizes) {
     if (!policy.encoded()) {
       // Stored exactly as given, as other tools would store it; see decode for how it reads.
       return plain;
@@ -67,9 +91,26 @@ public final class EnvelopeCodec {
     // A string or binary value is compressed or encrypted where its bytes lie, behind its
     // serialisation header, rather than copied behind it first.
     Serial.Split value = Serial.split(plain);
-    if (!policy.encrypted()) {
-      return compressedOnly(plain, value, dictionary);
+    AttributeValue stored =
+        policy.encrypted()
+            ? encrypted(table, key, attribute, policy, value, dictionary)
+            : compressedOnly(plain, value, dictionary);
+    if (sizes != null) {
+      // Anything other than the plain value itself is an envelope, stored as its bytes.
+      long storedSize = stored == plain ? value.size() : ((BinaryValue) stored).value().size();
+      sizes.encoded(value.size(), storedSize);
     }
+    return stored;
+  }
+
+  /** An encrypted envelope, compressed inside when the policy says so and it pays. */
+  private AttributeValue encrypted(
+      String table,
+      Key key,
+      String attribute,
+      AttributePolicy policy,
+      Serial.Split value,
+      int dictionary) {
     // The payload is head[0, headLength) || body[bodyOffset, bodyOffset + bodyLength).
     byte[] head = value.head();
     int headLength = value.headLength();

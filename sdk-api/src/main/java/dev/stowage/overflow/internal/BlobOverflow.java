@@ -42,10 +42,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * UnavailableException}) propagate; the core does not retry these calls again.
  */
 public final class BlobOverflow implements OverflowHandler {
-  private static final Retrier NO_RETRIES = new Retrier(RetryPolicy.NONE, new Metrics());
-
   private final RetryingBlobs blobs;
   private final Executor fetchExecutor;
+  private final Metrics metrics;
 
   /**
    * Uses a shared pool of up to 16 daemon threads for parallel page fetches, and makes one attempt
@@ -60,20 +59,25 @@ public final class BlobOverflow implements OverflowHandler {
     this(store, DefaultPool.INSTANCE, retrier);
   }
 
-  /** One attempt per blob store call; see {@link #BlobOverflow(BlobStore, Executor, Retrier)}. */
+  /**
+   * One attempt per blob store call, counted in counters of its own; see {@link
+   * #BlobOverflow(BlobStore, Executor, Retrier)}.
+   */
   public BlobOverflow(BlobStore store, Executor fetchExecutor) {
-    this(store, fetchExecutor, NO_RETRIES);
+    this(store, fetchExecutor, new Retrier(RetryPolicy.NONE, new Metrics()));
   }
 
   /**
    * @param store where blobs go; not closed by this class
    * @param fetchExecutor runs the blob fetches of {@link #restoreAll} (the caller blocks until they
    *     finish; an executor that runs tasks on the calling thread works too, serially)
-   * @param retrier the retry policy every blob store call runs under
+   * @param retrier the retry policy every blob store call runs under; blobs written and read are
+   *     counted per table in its {@link Retrier#metrics()}
    */
   public BlobOverflow(BlobStore store, Executor fetchExecutor, Retrier retrier) {
     this.blobs = new RetryingBlobs(store, retrier);
     this.fetchExecutor = Objects.requireNonNull(fetchExecutor, "fetchExecutor");
+    this.metrics = retrier.metrics();
   }
 
   @Override
@@ -109,6 +113,7 @@ public final class BlobOverflow implements OverflowHandler {
     try {
       // The body is generated from the moved values, so every attempt streams it from the start.
       blobs.put(plan.blobKey(), body::openStream, body.length());
+      metrics.table(table).overflowWritten(body.length());
     } catch (RuntimeException e) {
       // The put may have landed; remove what we can, the sweeper collects the rest.
       try {
@@ -235,6 +240,7 @@ public final class BlobOverflow implements OverflowHandler {
                   throw new IntegrityException(
                       where + " does not match its pointer's SHA-256 digest");
                 }
+                metrics.table(table).overflowRead(pointer.size());
                 return values;
               } catch (BlobReader.FormatException e) {
                 throw new IntegrityException(where + " is malformed: " + e.getMessage());
