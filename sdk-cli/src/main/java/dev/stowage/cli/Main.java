@@ -1,6 +1,7 @@
 package dev.stowage.cli;
 
 import dev.stowage.cli.internal.Errors;
+import dev.stowage.cli.internal.ProgressBar;
 import dev.stowage.cli.internal.cmd.DeleteWhereCommand;
 import dev.stowage.cli.internal.cmd.GetCommand;
 import dev.stowage.cli.internal.cmd.MigrateCommand;
@@ -80,6 +81,8 @@ public final class Main implements Runnable {
         });
     cl.setExecutionExceptionHandler(
         (ex, commandLine, parseResult) -> {
+          // A job that failed may have left its progress line open: the error gets its own line.
+          ProgressBar.endOpenLine(err);
           err.flush();
           Errors.Report r = Errors.report(ex);
           err.println("stowage: " + r.message());

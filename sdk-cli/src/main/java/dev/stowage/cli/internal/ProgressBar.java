@@ -1,22 +1,44 @@
 package dev.stowage.cli.internal;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
+import java.util.WeakHashMap;
 
 /**
- * A text progress bar. On a terminal it redraws one line with carriage returns; otherwise (pipes,
- * tests) it prints a line at every quarter of the way and at the end, so logs stay short. Not
- * thread-safe: callers report from one thread or synchronize.
+ * The progress line of long jobs (migrate, delete-where, repair-indexes, reencrypt, sweep), on
+ * standard error. On a terminal it redraws one line in place; otherwise (pipes, files, CI logs) it
+ * prints a line at every quarter of the way and at the end, so logs stay short. Not thread-safe:
+ * callers report from one thread or synchronize.
+ *
+ * <p>Why not a kept progress-bar library ({@code me.tongfei:progressbar} 0.10, the usual choice on
+ * the JVM): it redraws from a scheduler thread of its own every interval (1 s by default), so a
+ * failure's one-line {@code stowage:} message can be followed, on the same line, by one more
+ * redraw; by default it writes to file descriptor 2 directly, past the error stream the command
+ * line is given (its tests capture that stream); it judges interactivity with JLine from the
+ * process's terminal rather than from the stream it writes to, and on a non-interactive stream it
+ * still writes a carriage-return update per interval, which a log file keeps as one endless line;
+ * and it adds JLine's terminal library to the command-line jar. The jobs report after each page on
+ * their own thread, so this synchronous bar draws exactly when there is news, knows when its line
+ * is open (see {@link #endOpenLine}) and needs no thread to stop.
  */
 public final class ProgressBar {
   private static final int WIDTH = 30;
+
+  /** The interactive bar whose line is drawn but not ended, per stream. */
+  private static final Map<PrintStream, ProgressBar> OPEN = new WeakHashMap<>();
+
   private final PrintStream out;
   private final String label;
   private final boolean interactive;
   private final long startNanos = System.nanoTime();
   private long total;
   private int lastQuarter = -1;
+  private int drawnLength;
   private boolean finished;
 
   /**
@@ -30,9 +52,60 @@ public final class ProgressBar {
     this.interactive = interactive;
   }
 
-  /** True if standard output looks like a terminal. */
+  /**
+   * True if standard error, where the bar goes, is a terminal that can redraw a line: not when
+   * {@code TERM} is {@code dumb}; on Linux, when file descriptor 2 is a terminal device, whatever
+   * standard output is (so {@code stowage scan > items.json} still shows the bar); elsewhere when
+   * the JVM has a console (standard input and output are a terminal).
+   */
   public static boolean terminal() {
-    return System.console() != null;
+    if ("dumb".equals(System.getenv("TERM"))) {
+      return false;
+    }
+    Boolean linux = stderrIsTerminalDevice(Path.of("/proc/self/fd/2"));
+    return linux != null ? linux : System.console() != null;
+  }
+
+  /** Whether the link names a terminal device; null if it cannot be read (not Linux). */
+  static Boolean stderrIsTerminalDevice(Path fdLink) {
+    try {
+      String target = Files.readSymbolicLink(fdLink).toString();
+      return target.startsWith("/dev/pts/")
+          || target.startsWith("/dev/tty")
+          || target.equals("/dev/console");
+    } catch (IOException | UnsupportedOperationException | SecurityException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Ends the line of a bar drawn in place on {@code stream} and not finished, so that what comes
+   * next (a {@code stowage:} error, a resume hint) starts a line of its own. Does nothing if no bar
+   * is open there.
+   */
+  public static void endOpenLine(PrintStream stream) {
+    ProgressBar open;
+    synchronized (OPEN) {
+      open = OPEN.remove(stream);
+    }
+    if (open != null) {
+      open.endLine();
+    }
+  }
+
+  /**
+   * Ends the line if this bar drew one in place and has not finished: call before printing to the
+   * same stream while the job is not done.
+   */
+  public void endLine() {
+    if (interactive && drawnLength > 0) {
+      out.println();
+      out.flush();
+      drawnLength = 0;
+    }
+    synchronized (OPEN) {
+      OPEN.remove(out, this);
+    }
   }
 
   /** Updates the expected total. */
@@ -46,8 +119,14 @@ public final class ProgressBar {
       return;
     }
     if (interactive) {
-      out.print("\r" + line(done, suffix));
+      String line = line(done, suffix);
+      // Blanks over the rest of a longer earlier line.
+      out.print("\r" + line + " ".repeat(Math.max(0, drawnLength - line.length())));
       out.flush();
+      drawnLength = Math.max(line.length(), 1);
+      synchronized (OPEN) {
+        OPEN.put(out, this);
+      }
       return;
     }
     int quarter = total > 0 ? (int) Math.min(4, done * 4 / total) : -1;
@@ -66,7 +145,16 @@ public final class ProgressBar {
     if (total > 0 && done > total) {
       total = done;
     }
-    out.println((interactive ? "\r" : "") + line(done, suffix));
+    String line = line(done, suffix);
+    if (interactive) {
+      out.println("\r" + line + " ".repeat(Math.max(0, drawnLength - line.length())));
+      drawnLength = 0;
+      synchronized (OPEN) {
+        OPEN.remove(out, this);
+      }
+    } else {
+      out.println(line);
+    }
   }
 
   String line(long done, String suffix) {

@@ -78,6 +78,7 @@ public final class DeleteWhereCommand implements Callable<Integer> {
       try {
         done = job.run();
       } catch (RuntimeException e) {
+        bar.endLine();
         if (lastToken[0] != null) {
           main.err().println("interrupted; resume with: --resume " + lastToken[0]);
         }

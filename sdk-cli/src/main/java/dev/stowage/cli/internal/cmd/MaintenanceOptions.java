@@ -60,6 +60,7 @@ public final class MaintenanceOptions {
     try {
       done = job.run();
     } catch (RuntimeException e) {
+      bar.endLine();
       if (token[0] != null) {
         main.err().println("interrupted; resume with: --resume " + token[0]);
       }
