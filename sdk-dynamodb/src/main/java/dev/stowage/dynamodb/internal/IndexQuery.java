@@ -101,8 +101,12 @@ final class IndexQuery {
     List<StoredItem> run = new ArrayList<>();
     KeyValue runSort = null;
     Map<String, AttributeValue> nativeStart = null;
+    // One entry beyond the limit tells whether the last run is complete, and a resumed query
+    // reads the position's own entry again (its range is inclusive): asking for both at once
+    // fills a page with one request unless runs of equal sort values cross the page's end.
+    int ask = Math.min(1000, q.limit() + 1 + (startKey != null ? 1 : 0));
     while (true) {
-      QueryResponse resp = page(ex, kc, nativeStart);
+      QueryResponse resp = page(ex, kc, nativeStart, ask);
       for (Map<String, AttributeValue> item : resp.items()) {
         KeyValue sort;
         if (sorted) {
@@ -141,7 +145,8 @@ final class IndexQuery {
     }
   }
 
-  private QueryResponse page(Expressions ex, String kc, Map<String, AttributeValue> start) {
+  private QueryResponse page(
+      Expressions ex, String kc, Map<String, AttributeValue> start, int limit) {
     QueryRequest.Builder req =
         QueryRequest.builder()
             .tableName(physical)
@@ -151,7 +156,7 @@ final class IndexQuery {
             .expressionAttributeNames(ex.attributeNames())
             .expressionAttributeValues(ex.attributeValuesOrNull())
             .scanIndexForward(!q.descending())
-            .limit(Math.min(1000, q.limit() + 1))
+            .limit(limit)
             .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL);
     if (start != null) {
       req.exclusiveStartKey(start);
