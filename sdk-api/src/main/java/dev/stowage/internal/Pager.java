@@ -198,18 +198,15 @@ final class Pager {
     List<Position> pos = f.positions().subList(0, items.size());
     boolean hasOpposite = st.anchor() != null;
     CursorState fresh = st.expiring(expiry());
-    String before;
-    String after;
+    CursorState before;
+    CursorState after;
     boolean hasBefore;
     boolean hasAfter;
     if (items.isEmpty()) {
-      String same = t.shared.sealer.seal(fresh);
-      String opposite =
-          t.shared.sealer.seal(
-              fresh.at(
-                  !st.towardAfter(), st.anchor(), st.anchor() != null && !st.anchorInclusive()));
-      before = st.towardAfter() ? opposite : same;
-      after = st.towardAfter() ? same : opposite;
+      CursorState opposite =
+          fresh.at(!st.towardAfter(), st.anchor(), st.anchor() != null && !st.anchorInclusive());
+      before = st.towardAfter() ? opposite : fresh;
+      after = st.towardAfter() ? fresh : opposite;
       hasBefore = !st.towardAfter() ? false : hasOpposite;
       hasAfter = st.towardAfter() ? false : hasOpposite;
     } else {
@@ -217,15 +214,18 @@ final class Pager {
       Position lastRead = pos.get(pos.size() - 1);
       Position smallest = st.towardAfter() ? firstRead : lastRead;
       Position largest = st.towardAfter() ? lastRead : firstRead;
-      before = t.shared.sealer.seal(fresh.at(false, smallest, false));
-      after = t.shared.sealer.seal(fresh.at(true, largest, false));
+      before = fresh.at(false, smallest, false);
+      after = fresh.at(true, largest, false);
       hasBefore = st.towardAfter() ? hasOpposite : moreInDirection;
       hasAfter = st.towardAfter() ? moreInDirection : hasOpposite;
     }
     if (st.towardAfter() == q.descending()) {
       Collections.reverse(items);
     }
-    return new Page(items, Optional.of(before), hasBefore, Optional.of(after), hasAfter);
+    // Cursors are sealed when the caller asks for them: most pages are read for their items.
+    CursorSealer sealer = t.shared.sealer;
+    return PageAccess.lazy(
+        items, () -> sealer.seal(before), hasBefore, () -> sealer.seal(after), hasAfter);
   }
 
   /**
@@ -740,14 +740,12 @@ final class Pager {
     }
     boolean hasAfter = items.size() > scan.limit();
     List<Item> page = items.subList(0, Math.min(scan.limit(), items.size()));
-    Optional<String> after = Optional.empty();
-    if (hasAfter) {
-      Key last = keys.get(page.size() - 1);
-      after =
-          Optional.of(
-              t.shared.sealer.seal(
-                  st.expiring(expiry()).at(true, new Position(last, null), false)));
+    if (!hasAfter) {
+      return new Page(page, Optional.empty(), false, Optional.empty(), false);
     }
-    return new Page(page, Optional.empty(), false, after, hasAfter);
+    CursorState after =
+        st.expiring(expiry()).at(true, new Position(keys.get(page.size() - 1), null), false);
+    CursorSealer sealer = t.shared.sealer;
+    return PageAccess.lazy(page, null, false, () -> sealer.seal(after), true);
   }
 }

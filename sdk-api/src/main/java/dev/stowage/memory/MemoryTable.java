@@ -17,9 +17,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -32,13 +34,24 @@ import java.util.concurrent.atomic.AtomicLong;
  * primary key.
  */
 final class MemoryTable {
-  /** An index entry within one index partition: index sort value (or null), then primary key. */
-  record IndexEntry(KeyValue sort, Key key) implements Comparable<IndexEntry> {
+  /**
+   * An index entry within one index partition: index sort value (or null), then primary key. A
+   * probe for a range bound has no key and an {@code edge}: -1 sorts before every entry of its sort
+   * value, +1 after all of them (entries have edge 0).
+   */
+  record IndexEntry(KeyValue sort, Key key, int edge) implements Comparable<IndexEntry> {
+    IndexEntry(KeyValue sort, Key key) {
+      this(sort, key, 0);
+    }
+
     @Override
     public int compareTo(IndexEntry o) {
       // Entries of one index partition have sort values of one type (or none at all).
       int c = sort == null || o.sort == null ? 0 : KeyValue.compare(sort, o.sort);
-      return c != 0 ? c : key.compareTo(o.key);
+      if (c != 0) {
+        return c;
+      }
+      return edge != 0 || o.edge != 0 ? Integer.compare(edge, o.edge) : key.compareTo(o.key);
     }
   }
 
@@ -47,9 +60,12 @@ final class MemoryTable {
 
   volatile TableLayout layout;
   private final DriverLimits limits;
-  private final ConcurrentSkipListMap<Key, StoredItem> items = new ConcurrentSkipListMap<>();
+  // Items live in their partition's ordered map only (one ordered insert per write); scans walk
+  // the partitions in key order through partitionOrder, which changes only when one is created.
   private final Map<KeyValue, ConcurrentSkipListMap<Key, StoredItem>> partitions =
       new ConcurrentHashMap<>();
+  private final ConcurrentSkipListSet<KeyValue> partitionOrder =
+      new ConcurrentSkipListSet<>(KeyValue::compare);
   private final Map<String, Map<KeyValue, ConcurrentSkipListMap<IndexEntry, Key>>> indexes =
       new ConcurrentHashMap<>();
   private final AtomicLong versions = new AtomicLong();
@@ -71,8 +87,10 @@ final class MemoryTable {
       boolean redefined = old != null && !MemoryDriver.sameKeys(old, i);
       if (redefined || !indexes.containsKey(i.name())) {
         indexes.put(i.name(), new ConcurrentHashMap<>());
-        for (Map.Entry<Key, StoredItem> e : items.entrySet()) {
-          addEntry(i, e.getKey(), e.getValue().item());
+        for (KeyValue p : partitionOrder) {
+          for (Map.Entry<Key, StoredItem> e : partitions.get(p).entrySet()) {
+            addEntry(i, e.getKey(), e.getValue().item());
+          }
         }
       }
     }
@@ -80,7 +98,8 @@ final class MemoryTable {
   }
 
   Optional<StoredItem> get(Key key) {
-    return Optional.ofNullable(items.get(key));
+    ConcurrentSkipListMap<Key, StoredItem> part = partitions.get(key.partition());
+    return part == null ? Optional.empty() : Optional.ofNullable(part.get(key));
   }
 
   /** Stores an item; the caller holds the table lock. */
@@ -100,10 +119,13 @@ final class MemoryTable {
     String token = Long.toString(versions.incrementAndGet());
     StoredItem stored = new StoredItem(item, token);
     // Replace in place so lock-free readers see the old or the new item, never a gap.
-    StoredItem old = items.put(key, stored);
-    partitions
-        .computeIfAbsent(key.partition(), p -> new ConcurrentSkipListMap<>())
-        .put(key, stored);
+    ConcurrentSkipListMap<Key, StoredItem> part = partitions.get(key.partition());
+    if (part == null) {
+      part = new ConcurrentSkipListMap<>();
+      partitions.put(key.partition(), part);
+      partitionOrder.add(key.partition());
+    }
+    StoredItem old = part.put(key, stored);
     for (IndexLayout i : layout.indexes()) {
       // Add the new entry before removing the old one, and keep an unchanged entry in place.
       boolean unchanged =
@@ -120,13 +142,10 @@ final class MemoryTable {
 
   /** Removes an item; the caller holds the table lock. */
   void remove(Key key) {
-    StoredItem old = items.remove(key);
+    ConcurrentSkipListMap<Key, StoredItem> part = partitions.get(key.partition());
+    StoredItem old = part == null ? null : part.remove(key);
     if (old == null) {
       return;
-    }
-    ConcurrentSkipListMap<Key, StoredItem> part = partitions.get(key.partition());
-    if (part != null) {
-      part.remove(key);
     }
     for (IndexLayout i : layout.indexes()) {
       removeEntry(i, key, old.item());
@@ -206,6 +225,15 @@ final class MemoryTable {
     if (part == null) {
       return new QueryResult(List.of(), false);
     }
+    // Bounds narrow the map itself, so a query starts at its range in O(log n) (a prefix range's
+    // bounds are exact; the prefix is still checked below).
+    KeyRange r = q.range();
+    if (il.sortAttribute() != null && r.lower() != null) {
+      part = part.tailMap(new IndexEntry(r.lower(), null, r.lowerInclusive() ? -1 : 1), true);
+    }
+    if (il.sortAttribute() != null && r.upper() != null) {
+      part = part.headMap(new IndexEntry(r.upper(), null, r.upperInclusive() ? 1 : -1), false);
+    }
     if (q.descending()) {
       part = part.descendingMap();
     }
@@ -221,7 +249,7 @@ final class MemoryTable {
       if (sort != null && !inRange(q.range(), sort)) {
         continue;
       }
-      StoredItem s = items.get(e.getValue());
+      StoredItem s = get(e.getValue()).orElse(null);
       if (s == null) {
         continue;
       }
@@ -248,9 +276,23 @@ final class MemoryTable {
   }
 
   QueryResult scan(DriverScan scan) {
-    NavigableMap<Key, StoredItem> view =
-        scan.exclusiveStart() == null ? items : items.tailMap(scan.exclusiveStart(), false);
-    return take(view.values(), scan.limit());
+    Key start = scan.exclusiveStart();
+    NavigableSet<KeyValue> from =
+        start == null ? partitionOrder : partitionOrder.tailSet(start.partition(), true);
+    List<StoredItem> out = new ArrayList<>();
+    for (KeyValue p : from) {
+      NavigableMap<Key, StoredItem> part = partitions.get(p);
+      if (start != null && p.equals(start.partition())) {
+        part = part.tailMap(start, false);
+      }
+      for (StoredItem s : part.values()) {
+        if (out.size() == scan.limit()) {
+          return new QueryResult(out, true);
+        }
+        out.add(s);
+      }
+    }
+    return new QueryResult(out, false);
   }
 
   private static QueryResult take(Iterable<StoredItem> source, int limit) {
