@@ -2,6 +2,7 @@ package dev.stowage.internal;
 
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -16,6 +17,9 @@ public final class ItemAccess {
   public interface Accessor {
     /** An item with these attributes; names are checked for syntax only. */
     Item ofStored(Map<String, ? extends AttributeValue> attributes);
+
+    /** An item that takes over a map already in name order whose names are valid. */
+    Item ofOrdered(LinkedHashMap<String, AttributeValue> attributes);
   }
 
   private static Accessor accessor;
@@ -46,5 +50,14 @@ public final class ItemAccess {
    */
   public static Item ofStored(Map<String, ? extends AttributeValue> attributes) {
     return accessor.ofStored(attributes);
+  }
+
+  /**
+   * An item over {@code attributes} as they are, without a copy: for the core's own derived items
+   * (a stored item's attributes decoded, filtered or projected), whose names come in name order
+   * from an item that checked them. The caller hands the map over and never changes it again.
+   */
+  public static Item ofOrdered(LinkedHashMap<String, AttributeValue> attributes) {
+    return accessor.ofOrdered(attributes);
   }
 }

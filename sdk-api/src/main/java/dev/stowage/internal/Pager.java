@@ -321,12 +321,11 @@ final class Pager {
       anchorOf
           .apply(plan, cursor)
           .ifPresent(
-              s ->
-                  acceptAt(
-                      s,
-                      restoreAll(List.of(s), out.needed).get(0),
-                      positionOf.apply(s.item()).indexSort(),
-                      out));
+              s -> {
+                Position at = positionOf.apply(s.item());
+                acceptAt(
+                    s, at.key(), restoreAll(List.of(s), out.needed).get(0), at.indexSort(), out);
+              });
     }
     boolean more = true;
     while (!out.full() && more) {
@@ -345,7 +344,7 @@ final class Pager {
       for (int i = 0; i < r.items().size() && !out.full(); i++) {
         StoredItem s = r.items().get(i);
         cursor = positionOf.apply(s.item());
-        acceptAt(s, restored.get(i), cursor.indexSort(), out);
+        acceptAt(s, cursor.key(), restored.get(i), cursor.indexSort(), out);
       }
     }
   }
@@ -399,7 +398,7 @@ final class Pager {
       if (s.isPresent()) {
         StoredForm.Synthesized now = verified(plan, s.get().item(), anchor.key(), false);
         if (now != null && now.fullSort().equals(anchor.indexSort())) {
-          accept(s.get(), restoreAll(List.of(s.get()), out.needed).get(0), now, out);
+          accept(s.get(), anchor.key(), restoreAll(List.of(s.get()), out.needed).get(0), now, out);
         }
       }
     }
@@ -450,7 +449,7 @@ final class Pager {
           start = new Position(key, storedSort(s.item(), plan));
           StoredForm.Synthesized now = verified(plan, s.item(), key, true);
           if (now != null) {
-            accept(s, restored.get(k), now, out);
+            accept(s, key, restored.get(k), now, out);
           }
         }
         if (j == items.size() || out.full()) {
@@ -557,7 +556,8 @@ final class Pager {
       List<Item> restored =
           t.restoreAll(chunk.stream().map(h -> h.stored().item()).toList(), out.needed);
       for (int j = 0; j < chunk.size() && !out.full(); j++) {
-        accept(chunk.get(j).stored(), restored.get(j), chunk.get(j).now(), out);
+        Hit h = chunk.get(j);
+        accept(h.stored(), h.key(), restored.get(j), h.now(), out);
       }
       i += n;
     }
@@ -592,22 +592,22 @@ final class Pager {
    * Adds an item to the page if it passes the filter.
    *
    * @param s the item as stored (with its overflow pointer, for jobs that release blobs)
+   * @param key the item's primary key, as the read that found it took it from the item
    * @param restored the same item with overflowed attributes put back, or null if it was deleted
    *     while the page was read
    * @param now for index queries, the hit's verified index values (see {@link #verified}); null for
    *     the primary key
    */
-  private void accept(StoredItem s, Item restored, StoredForm.Synthesized now, Out out) {
-    acceptAt(s, restored, now == null ? null : now.fullSort(), out);
+  private void accept(StoredItem s, Key key, Item restored, StoredForm.Synthesized now, Out out) {
+    acceptAt(s, key, restored, now == null ? null : now.fullSort(), out);
   }
 
   /** {@link #accept}, at the given sort value of the index position (null for none). */
-  private void acceptAt(StoredItem s, Item restored, KeyValue indexSort, Out out) {
+  private void acceptAt(StoredItem s, Key key, Item restored, KeyValue indexSort, Out out) {
     if (restored == null) {
       return; // deleted while the page was read
     }
     Query q = out.q;
-    Key key = t.spec.keySchema().keyOf(s.item());
     Item decoded = t.form.decode(restored, key, out.needed);
     if (q.filter().isPresent() && !ConditionEvaluator.test(q.filter().get(), decoded)) {
       return;

@@ -379,7 +379,9 @@ final class StoredForm {
    * @param needed attributes to decode, or null for all (others are left out)
    */
   Item decode(Item stored, Key key, Set<String> needed) {
-    Map<String, AttributeValue> out = new LinkedHashMap<>();
+    // The stored item's names are checked and in order; without its reserved ones they are valid
+    // user names, so the decoded item takes the map as it is built (no second sort, no copy).
+    LinkedHashMap<String, AttributeValue> out = new LinkedHashMap<>(stored.size() * 2);
     for (Map.Entry<String, AttributeValue> e : stored.attributes().entrySet()) {
       String name = e.getKey();
       if (AttributeNames.isReserved(name)) {
@@ -395,7 +397,7 @@ final class StoredForm {
               ? e.getValue()
               : codecs.decode(spec.name(), key, name, spec.policy(name), e.getValue()));
     }
-    return Item.of(out);
+    return ItemAccess.ofOrdered(out);
   }
 
   /** The request ids recorded in a stored item, oldest first. */

@@ -46,7 +46,9 @@ public final class AttributeNames {
     if (name == null || name.isEmpty()) {
       throw new IllegalArgumentException("attribute name must not be empty");
     }
-    int bytes = name.getBytes(StandardCharsets.UTF_8).length;
+    // A char takes at most 3 UTF-8 bytes (a surrogate pair 4 for 2 chars): only long names can
+    // be over the limit, and only they are encoded to count.
+    int bytes = name.length() * 3 <= MAX_BYTES ? 0 : name.getBytes(StandardCharsets.UTF_8).length;
     if (bytes > MAX_BYTES) {
       throw new IllegalArgumentException(
           "attribute name '"

@@ -34,7 +34,18 @@ public final class Item {
   private static final Item EMPTY = new Item(Map.of());
 
   static {
-    ItemAccess.install(Item::ofStored);
+    ItemAccess.install(
+        new ItemAccess.Accessor() {
+          @Override
+          public Item ofStored(Map<String, ? extends AttributeValue> attributes) {
+            return Item.ofStored(attributes);
+          }
+
+          @Override
+          public Item ofOrdered(LinkedHashMap<String, AttributeValue> attributes) {
+            return new Item(Collections.unmodifiableMap(attributes));
+          }
+        });
   }
 
   private final Map<String, AttributeValue> attributes;
@@ -68,11 +79,34 @@ public final class Item {
    * An item that may hold reserved attribute names, for Stowage's core and drivers only: reached
    * through {@link dev.stowage.internal.ItemAccess}, never from application code.
    */
+  @SuppressWarnings("unchecked")
   private static Item ofStored(Map<String, ? extends AttributeValue> attributes) {
-    TreeMap<String, AttributeValue> sorted = new TreeMap<>(Utf8Order.COMPARATOR);
-    attributes.forEach(
-        (k, v) -> sorted.put(AttributeNames.validateSyntax(k), Objects.requireNonNull(v, k)));
-    return new Item(Collections.unmodifiableMap(new LinkedHashMap<>(sorted)));
+    // One map, built once in name order: drivers and the core mostly hand over attributes that are
+    // already in order (or nearly), which costs one comparison per name to confirm.
+    Map.Entry<String, AttributeValue>[] entries = new Map.Entry[attributes.size()];
+    int n = 0;
+    boolean ordered = true;
+    for (Map.Entry<String, ? extends AttributeValue> e : attributes.entrySet()) {
+      String k = AttributeNames.validateSyntax(e.getKey());
+      entries[n] = Map.entry(k, Objects.requireNonNull(e.getValue(), k));
+      if (n > 0 && ordered && Utf8Order.compare(entries[n - 1].getKey(), k) > 0) {
+        ordered = false;
+      }
+      n++;
+    }
+    if (!ordered) {
+      java.util.Arrays.sort(entries, 0, n, Map.Entry.comparingByKey(Utf8Order.COMPARATOR));
+    }
+    LinkedHashMap<String, AttributeValue> out = new LinkedHashMap<>(capacity(n));
+    for (int i = 0; i < n; i++) {
+      out.put(entries[i].getKey(), entries[i].getValue());
+    }
+    return new Item(Collections.unmodifiableMap(out));
+  }
+
+  /** A hash map capacity that holds {@code n} entries without resizing. */
+  private static int capacity(int n) {
+    return n < 3 ? n + 1 : (int) (n / 0.75f) + 1;
   }
 
   /** All attributes, in name order; unmodifiable. */
@@ -247,7 +281,9 @@ public final class Item {
 
     /** The item. The builder may be reused. */
     public Item build() {
-      return new Item(Collections.unmodifiableMap(new LinkedHashMap<>(attributes)));
+      LinkedHashMap<String, AttributeValue> out = new LinkedHashMap<>(capacity(attributes.size()));
+      out.putAll(attributes);
+      return new Item(Collections.unmodifiableMap(out));
     }
   }
 }

@@ -15,8 +15,30 @@ public final class Utf8Order {
 
   /** Negative, zero or positive as {@code a} sorts before, with or after {@code b}. */
   public static int compare(String a, String b) {
-    int i = 0;
-    int j = 0;
+    if (a == b) {
+      return 0;
+    }
+    // UTF-16 order is code point (so UTF-8) order except where a surrogate meets a char above
+    // them (U+E000..U+FFFF): compare chars, and code points only from a difference that involves
+    // a surrogate.
+    int n = Math.min(a.length(), b.length());
+    for (int k = 0; k < n; k++) {
+      char ca = a.charAt(k);
+      char cb = b.charAt(k);
+      if (ca != cb) {
+        if (!Character.isSurrogate(ca) && !Character.isSurrogate(cb)) {
+          return ca - cb;
+        }
+        int from = k > 0 && Character.isHighSurrogate(a.charAt(k - 1)) ? k - 1 : k;
+        return byCodePoints(a, b, from);
+      }
+    }
+    return a.length() - b.length();
+  }
+
+  private static int byCodePoints(String a, String b, int from) {
+    int i = from;
+    int j = from;
     while (i < a.length() && j < b.length()) {
       int ca = a.codePointAt(i);
       int cb = b.codePointAt(j);
