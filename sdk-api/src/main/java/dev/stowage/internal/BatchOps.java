@@ -95,10 +95,10 @@ final class BatchOps {
     List<OverflowHandler.Prepared> prepared = new ArrayList<>();
     try {
       for (int i = 0; i < items.size(); i++) {
-        prepared.add(t.prepare(t.form.encode(items.get(i), keys.get(i), List.of())));
+        prepared.add(t.overflowWrites.prepare(t.form.encode(items.get(i), keys.get(i), List.of())));
       }
     } catch (RuntimeException e) {
-      prepared.forEach(p -> t.shared.overflow.abandon(t.ref, p));
+      t.overflowWrites.abandon(prepared);
       throw e;
     }
     List<WriteOp> ops = new ArrayList<>();
@@ -116,7 +116,7 @@ final class BatchOps {
     List<WriteOp> ops = new ArrayList<>();
     distinct.forEach(k -> ops.add(new WriteOp.Delete(k)));
     write(ops);
-    stored.values().forEach(s -> t.release(s.item()));
+    t.overflowWrites.releaseAll(stored.values());
   }
 
   /** Applies writes in chunks, retrying unprocessed ones. */

@@ -54,6 +54,7 @@ final class CoreTable implements Table {
   final TableLayout layout;
   final StoredForm form;
   final KeyRules keyRules;
+  final OverflowWrites overflowWrites;
 
   CoreTable(StowageCore.Shared shared, TableRef ref, TableSpec spec, TableLayout layout) {
     this.shared = shared;
@@ -64,6 +65,7 @@ final class CoreTable implements Table {
         new StoredForm(
             spec, shared.codecs, shared.driver.limits(layout), shared.metrics.table(ref));
     this.keyRules = new KeyRules(spec.keySchema(), shared.driver.limits(layout));
+    this.overflowWrites = new OverflowWrites(this);
   }
 
   @Override
@@ -238,7 +240,8 @@ final class CoreTable implements Table {
 
   private void writeUnconditionally(Item item, Key key) {
     Item stored = form.encode(item, key, List.of());
-    OverflowHandler.Prepared prepared = prepare(stored);
+    OverflowHandler.Prepared prepared = overflowWrites.prepare(stored);
+    boolean returnReplaced = overflowWrites.replacedMayHaveBlobs();
     WriteResult result;
     boolean[] lostResponse = {false};
     try {
@@ -248,7 +251,7 @@ final class CoreTable implements Table {
               () -> {
                 try {
                   return shared.driver.put(
-                      layout, prepared.item(), Expectation.ANY, mayHaveBlobs());
+                      layout, prepared.item(), Expectation.ANY, returnReplaced);
                 } catch (UnavailableException e) {
                   lostResponse[0] = true;
                   throw e;
@@ -256,61 +259,12 @@ final class CoreTable implements Table {
               });
     } catch (StowageException e) {
       if (!lostResponse[0]) {
-        abandonIfDefinite(prepared, e);
+        overflowWrites.abandonIfDefinite(prepared, e);
       }
       throw e;
     }
-    // After a lost response the item replaced may be this put's own landed attempt: its blob is
-    // the one just written and must stay. (The version that attempt replaced is left to the
-    // sweeper.)
-    result
-        .previous()
-        .filter(p -> !sameBlob(p.item(), prepared.item()))
-        .ifPresent(p -> release(p.item()));
-  }
-
-  /** Whether two stored items point to the same overflow blob. */
-  private static boolean sameBlob(Item a, Item b) {
-    Optional<AttributeValue> pa = a.find(OverflowHandler.POINTER_ATTRIBUTE);
-    return pa.isPresent() && pa.equals(b.find(OverflowHandler.POINTER_ATTRIBUTE));
-  }
-
-  /**
-   * Whether replaced items may point to blobs, so a put must return them. Without a blob store
-   * nothing overflows, and asking for the previous item would only cost (DynamoDB ALL_OLD).
-   */
-  private boolean mayHaveBlobs() {
-    return shared.blobStore != null;
-  }
-
-  /**
-   * Deletes the blob of an item that was replaced or deleted. The write has already committed, so a
-   * blob store failure here must not fail it: the blob is left for the sweeper and counted.
-   */
-  void release(Item replaced) {
-    try {
-      shared.overflow.release(ref, replaced);
-    } catch (StowageException e) {
-      shared.metrics.releaseFailures.increment();
-    }
-  }
-
-  OverflowHandler.Prepared prepare(Item stored) {
-    return shared.overflow.prepare(ref, spec, shared.driver.limits(layout), stored);
-  }
-
-  /**
-   * Deletes a freshly written blob after a write failed for sure. After an ambiguous failure the
-   * item may have been written, so the blob stays (the sweeper reclaims it if unreferenced).
-   */
-  void abandonIfDefinite(OverflowHandler.Prepared prepared, StowageException e) {
-    if (prepared.blobKey() != null && definite(e)) {
-      shared.overflow.abandon(ref, prepared);
-    }
-  }
-
-  static boolean definite(StowageException e) {
-    return !(e instanceof dev.stowage.UnavailableException);
+    // (The version a landed attempt whose response was lost replaced is left to the sweeper.)
+    overflowWrites.releaseReplaced(result.previous(), prepared);
   }
 
   @Override
@@ -331,7 +285,7 @@ final class CoreTable implements Table {
       shared.metrics.writes.increment();
       WriteResult r =
           shared.retrier.call(() -> shared.driver.delete(layout, key, Expectation.ANY, true));
-      r.previous().ifPresent(p -> release(p.item()));
+      r.previous().ifPresent(p -> overflowWrites.release(p.item()));
       return r.previous().isPresent();
     }
     boolean[] deleted = {false};
@@ -571,14 +525,15 @@ final class CoreTable implements Table {
           // A rewrite writes back what is stored, so an indexed value no index can hold (another
           // tool wrote it) leaves the item out of that index rather than failing.
           OverflowHandler.Prepared prepared =
-              prepare(form.encode(next, key, remembered, writeId, change != REWRITE));
+              overflowWrites.prepare(
+                  form.encode(next, key, remembered, writeId, change != REWRITE));
           try {
             shared.metrics.writes.increment();
             shared.retrier.callUnlessAmbiguous(
                 () -> shared.driver.put(layout, prepared.item(), expect, false));
           } catch (StowageException e) {
             // Certainly not written (a lost response is an AmbiguousWrite and keeps the blob).
-            abandonIfDefinite(prepared, e);
+            overflowWrites.abandonIfDefinite(prepared, e);
             throw e;
           }
         }
@@ -604,7 +559,7 @@ final class CoreTable implements Table {
         backoff(attempt);
         continue;
       }
-      stored.ifPresent(s -> release(s.item()));
+      stored.ifPresent(s -> overflowWrites.release(s.item()));
       if (outcome.forgotten != null) {
         shared.metrics.requestIdsForgotten.increment();
       }
@@ -627,7 +582,7 @@ final class CoreTable implements Table {
   /** Finishes a compare-and-set whose write landed although its response was lost. */
   private void landed(LostWrite lost, StoredItem now, Key key, Outcome outcome) {
     if (lost != null && lost.replaced() != null) {
-      release(lost.replaced().item());
+      overflowWrites.release(lost.replaced().item());
     }
     outcome.item = now == null ? null : decodeFull(now, key);
   }

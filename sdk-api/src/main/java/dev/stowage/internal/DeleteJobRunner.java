@@ -53,7 +53,7 @@ final class DeleteJobRunner implements DeleteJob {
         deleted += ops.size();
         for (StoredItem s : page.stored()) {
           if (s.item().has(OverflowHandler.POINTER_ATTRIBUTE)) {
-            t.release(s.item());
+            t.overflowWrites.release(s.item());
             blobs++;
           }
         }

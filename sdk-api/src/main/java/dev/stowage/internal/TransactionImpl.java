@@ -41,9 +41,7 @@ final class TransactionImpl implements Stowage.Transaction {
 
   private record Pending(CoreTable table, OverflowHandler.Prepared prepared) {
     void abandon() {
-      if (prepared.blobKey() != null) {
-        table.shared.overflow.abandon(table.ref, prepared);
-      }
+      table.overflowWrites.abandon(prepared);
     }
   }
 
@@ -158,7 +156,9 @@ final class TransactionImpl implements Stowage.Transaction {
             case PUT -> {
               List<String> ids = StoredForm.requestIds(cur == null ? null : cur.item());
               OverflowHandler.Prepared p =
-                  op.table().prepare(op.table().form.encode(op.item(), op.key(), ids, writeId));
+                  op.table()
+                      .overflowWrites
+                      .prepare(op.table().form.encode(op.item(), op.key(), ids, writeId));
               prepared.add(new Pending(op.table(), p));
               tx.add(new TxOp.Put(op.table().ref, op.key(), p.item(), expect));
             }
@@ -192,7 +192,7 @@ final class TransactionImpl implements Stowage.Transaction {
         }
         continue;
       } catch (StowageException e) {
-        if (CoreTable.definite(e)) {
+        if (OverflowWrites.definite(e)) {
           prepared.forEach(Pending::abandon);
         }
         throw e;
@@ -207,7 +207,7 @@ final class TransactionImpl implements Stowage.Transaction {
     for (int i = 0; i < ops.size(); i++) {
       StoredItem cur = replaced.get(i);
       if (cur != null && ops.get(i).kind() != Kind.CHECK) {
-        ops.get(i).table().release(cur.item());
+        ops.get(i).table().overflowWrites.release(cur.item());
       }
     }
   }
