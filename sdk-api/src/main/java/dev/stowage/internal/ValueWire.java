@@ -85,17 +85,84 @@ public final class ValueWire {
     }
   }
 
-  /** Appends serialised values and primitives to a growing buffer. Not thread-safe. */
-  public static final class Writer {
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream(64);
+  /**
+   * Writes values in the canonical encoding to a destination its subclasses define: {@link Writer}
+   * into one growing array, the overflow blob builder into segments that reference large values in
+   * place. The tags and the layout of every type are here, once. Not thread-safe.
+   */
+  public abstract static class Encoder {
+    /** For subclasses. */
+    protected Encoder() {}
 
     /** Writes one byte. */
+    public abstract Encoder u8(int b);
+
+    /** Writes an unsigned varint. */
+    public abstract Encoder varint(long v);
+
+    /** Writes a length-prefixed UTF-8 string. */
+    public abstract Encoder string(String s);
+
+    /** Writes length-prefixed bytes. */
+    public abstract Encoder binary(Bytes b);
+
+    /** Writes a value. */
+    public Encoder value(AttributeValue v) {
+      if (v instanceof StringValue s) {
+        u8(STRING).string(s.value());
+      } else if (v instanceof NumberValue n) {
+        u8(NUMBER).string(n.value().toString());
+      } else if (v instanceof BinaryValue b) {
+        u8(BINARY).binary(b.value());
+      } else if (v instanceof BooleanValue b) {
+        u8(b.value() ? TRUE : FALSE);
+      } else if (v instanceof NullValue) {
+        u8(NULL);
+      } else if (v instanceof ListValue l) {
+        u8(LIST).varint(l.values().size());
+        l.values().forEach(this::value);
+      } else if (v instanceof MapValue m) {
+        map(m.values());
+      } else if (v instanceof StringSetValue s) {
+        u8(STRING_SET).varint(s.values().size());
+        s.values().forEach(this::string);
+      } else if (v instanceof NumberSetValue s) {
+        u8(NUMBER_SET).varint(s.values().size());
+        s.values().forEach(x -> string(x.toString()));
+      } else if (v instanceof BinarySetValue s) {
+        u8(BINARY_SET).varint(s.values().size());
+        s.values().forEach(this::binary);
+      } else {
+        throw new IllegalArgumentException("unknown value type " + v);
+      }
+      return this;
+    }
+
+    /**
+     * Writes a map value with its entries in {@code entries}' iteration order (a {@link MapValue}
+     * is in Stowage's order already; the overflow blob keeps the order attributes moved in).
+     */
+    public Encoder map(Map<String, AttributeValue> entries) {
+      u8(MAP).varint(entries.size());
+      entries.forEach((k, x) -> string(k).value(x));
+      return this;
+    }
+  }
+
+  /** Appends serialised values and primitives to a growing buffer. Not thread-safe. */
+  public static final class Writer extends Encoder {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream(64);
+
+    /** An empty buffer. */
+    public Writer() {}
+
+    @Override
     public Writer u8(int b) {
       out.write(b);
       return this;
     }
 
-    /** Writes an unsigned varint. */
+    @Override
     public Writer varint(long v) {
       if (v < 0) {
         throw new IllegalArgumentException("negative varint");
@@ -115,41 +182,19 @@ public final class ValueWire {
       return this;
     }
 
-    /** Writes a length-prefixed UTF-8 string. */
+    @Override
+    public Writer binary(Bytes b) {
+      return bytes(b.toByteArray());
+    }
+
+    @Override
     public Writer string(String s) {
       return bytes(s.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** Writes a value. */
+    @Override
     public Writer value(AttributeValue v) {
-      if (v instanceof StringValue s) {
-        u8(STRING).string(s.value());
-      } else if (v instanceof NumberValue n) {
-        u8(NUMBER).string(n.value().toString());
-      } else if (v instanceof BinaryValue b) {
-        u8(BINARY).bytes(b.value().toByteArray());
-      } else if (v instanceof BooleanValue b) {
-        u8(b.value() ? TRUE : FALSE);
-      } else if (v instanceof NullValue) {
-        u8(NULL);
-      } else if (v instanceof ListValue l) {
-        u8(LIST).varint(l.values().size());
-        l.values().forEach(this::value);
-      } else if (v instanceof MapValue m) {
-        u8(MAP).varint(m.values().size());
-        m.values().forEach((k, x) -> string(k).value(x));
-      } else if (v instanceof StringSetValue s) {
-        u8(STRING_SET).varint(s.values().size());
-        s.values().forEach(this::string);
-      } else if (v instanceof NumberSetValue s) {
-        u8(NUMBER_SET).varint(s.values().size());
-        s.values().forEach(x -> string(x.toString()));
-      } else if (v instanceof BinarySetValue s) {
-        u8(BINARY_SET).varint(s.values().size());
-        s.values().forEach(x -> bytes(x.toByteArray()));
-      } else {
-        throw new IllegalArgumentException("unknown value type " + v);
-      }
+      super.value(v);
       return this;
     }
 
@@ -159,39 +204,34 @@ public final class ValueWire {
     }
   }
 
-  /** Reads serialised values and primitives from a byte range. Not thread-safe. */
-  public static final class Reader {
-    private final byte[] buf;
-    private int pos;
-    private final int end;
-
-    /** Reads {@code buf[offset, offset+length)}. */
-    public Reader(byte[] buf, int offset, int length) {
-      this.buf = buf;
-      this.pos = offset;
-      this.end = offset + length;
-    }
-
-    /** Current offset. */
-    public int position() {
-      return pos;
-    }
-
-    /** True if everything was read. */
-    public boolean atEnd() {
-      return pos == end;
-    }
+  /**
+   * Reads values in the canonical encoding from a source its subclasses define: {@link Reader} from
+   * a byte range, the overflow blob reader from a stream it hashes as it goes. The tags, the layout
+   * of every type and the checks on hostile input (nesting depth, lengths and counts that cannot
+   * fit what is left, duplicate map keys, invalid numbers) are here, once. Errors are {@link
+   * MalformedException}s. Not thread-safe.
+   */
+  public abstract static class Decoder {
+    /** For subclasses. */
+    protected Decoder() {}
 
     /** Reads one byte. */
-    public int u8() {
-      if (pos >= end) {
-        throw new MalformedException("truncated: expected a byte at offset " + pos);
-      }
-      return buf[pos++] & 0xFF;
-    }
+    public abstract int u8();
+
+    /** Reads exactly {@code n} bytes, {@code n} at most what {@link #remaining} allows. */
+    protected abstract byte[] take(int n);
+
+    /** Reads a length-prefixed UTF-8 string, rejecting malformed UTF-8. */
+    public abstract String string();
+
+    /** How many bytes are left to read (an upper bound for a stream of known size). */
+    protected abstract long remaining();
+
+    /** The offset of the next byte, for error messages. */
+    protected abstract long offset();
 
     /** Reads an unsigned varint of at most 63 bits. */
-    public long varint() {
+    public final long varint() {
       long v = 0;
       for (int shift = 0; shift < 63; shift += 7) {
         int b = u8();
@@ -200,43 +240,32 @@ public final class ValueWire {
           return v;
         }
       }
-      throw new MalformedException("varint too long at offset " + pos);
+      throw new MalformedException("varint too long at offset " + offset());
     }
 
     /** Reads a varint that must fit the remaining input as a length. */
-    private int length() {
+    protected final int length() {
       long n = varint();
-      if (n > end - pos) {
+      if (n > remaining() || n > Integer.MAX_VALUE - 8) {
         throw new MalformedException(
-            "length " + n + " exceeds the remaining " + (end - pos) + " bytes");
+            "length "
+                + n
+                + " exceeds the remaining "
+                + remaining()
+                + " bytes at offset "
+                + offset());
       }
       return (int) n;
     }
 
-    /** Reads length-prefixed bytes. */
-    public byte[] bytes() {
-      int n = length();
-      byte[] b = new byte[n];
-      System.arraycopy(buf, pos, b, 0, n);
-      pos += n;
-      return b;
+    /** Reads a varint element count; every element takes at least one byte. */
+    private int count() {
+      return length();
     }
 
-    /** Reads a length-prefixed UTF-8 string, rejecting malformed UTF-8. */
-    public String string() {
-      int n = length();
-      var decoder =
-          StandardCharsets.UTF_8
-              .newDecoder()
-              .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
-              .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
-      try {
-        String s = decoder.decode(java.nio.ByteBuffer.wrap(buf, pos, n)).toString();
-        pos += n;
-        return s;
-      } catch (java.nio.charset.CharacterCodingException e) {
-        throw new MalformedException("invalid UTF-8 at offset " + pos, e);
-      }
+    /** Reads length-prefixed bytes. */
+    public byte[] bytes() {
+      return take(length());
     }
 
     /** Reads a value. */
@@ -244,7 +273,8 @@ public final class ValueWire {
       return value(0);
     }
 
-    AttributeValue value(int depth) {
+    /** Reads a value found {@code depth} levels deep (deeper than 64 is refused). */
+    public final AttributeValue value(int depth) {
       if (depth > MAX_DEPTH) {
         throw new MalformedException("nesting deeper than " + MAX_DEPTH);
       }
@@ -273,21 +303,11 @@ public final class ValueWire {
               return new ListValue(l);
             }
           case MAP:
-            {
-              int n = count();
-              Map<String, AttributeValue> m = new LinkedHashMap<>();
-              for (int i = 0; i < n; i++) {
-                String k = string();
-                if (m.put(k, value(depth + 1)) != null) {
-                  throw new MalformedException("duplicate map key '" + k + "'");
-                }
-              }
-              return new MapValue(m);
-            }
+            return new MapValue(entries(depth));
           case STRING_SET:
             {
               int n = count();
-              List<String> l = new ArrayList<>();
+              List<String> l = new ArrayList<>(Math.min(n, 1024));
               for (int i = 0; i < n; i++) {
                 l.add(string());
               }
@@ -296,7 +316,7 @@ public final class ValueWire {
           case NUMBER_SET:
             {
               int n = count();
-              List<BigDecimal> l = new ArrayList<>();
+              List<BigDecimal> l = new ArrayList<>(Math.min(n, 1024));
               for (int i = 0; i < n; i++) {
                 l.add(number());
               }
@@ -305,27 +325,43 @@ public final class ValueWire {
           case BINARY_SET:
             {
               int n = count();
-              List<Bytes> l = new ArrayList<>();
+              List<Bytes> l = new ArrayList<>(Math.min(n, 1024));
               for (int i = 0; i < n; i++) {
                 l.add(Bytes.wrap(bytes()));
               }
               return AttributeValue.binarySet(l);
             }
           default:
-            throw new MalformedException("unknown type tag " + tag + " at offset " + (pos - 1));
+            throw new MalformedException(
+                "unknown type tag " + tag + " at offset " + (offset() - 1));
         }
       } catch (IllegalArgumentException | ArithmeticException e) {
         throw new MalformedException("invalid value: " + e.getMessage(), e);
       }
     }
 
-    private int count() {
-      long n = varint();
-      if (n > end - pos) {
-        // Every element takes at least one byte.
-        throw new MalformedException("count " + n + " exceeds the remaining input");
+    /**
+     * Reads a value that must be a map, {@code depth} levels deep, and returns its entries in the
+     * order they were written.
+     */
+    public final Map<String, AttributeValue> map(int depth) {
+      int tag = u8();
+      if (tag != MAP) {
+        throw new MalformedException("expected a map, found type tag " + tag);
       }
-      return (int) n;
+      return entries(depth);
+    }
+
+    private Map<String, AttributeValue> entries(int depth) {
+      int n = count();
+      Map<String, AttributeValue> m = new LinkedHashMap<>();
+      for (int i = 0; i < n; i++) {
+        String k = string();
+        if (m.put(k, value(depth + 1)) != null) {
+          throw new MalformedException("duplicate map key '" + k + "'");
+        }
+      }
+      return m;
     }
 
     private BigDecimal number() {
@@ -337,6 +373,73 @@ public final class ValueWire {
         return new BigDecimal(s);
       } catch (NumberFormatException e) {
         throw new MalformedException("invalid number '" + s + "'", e);
+      }
+    }
+  }
+
+  /** Reads serialised values and primitives from a byte range. Not thread-safe. */
+  public static final class Reader extends Decoder {
+    private final byte[] buf;
+    private int pos;
+    private final int end;
+
+    /** Reads {@code buf[offset, offset+length)}. */
+    public Reader(byte[] buf, int offset, int length) {
+      this.buf = buf;
+      this.pos = offset;
+      this.end = offset + length;
+    }
+
+    /** Current offset. */
+    public int position() {
+      return pos;
+    }
+
+    /** True if everything was read. */
+    public boolean atEnd() {
+      return pos == end;
+    }
+
+    @Override
+    public int u8() {
+      if (pos >= end) {
+        throw new MalformedException("truncated: expected a byte at offset " + pos);
+      }
+      return buf[pos++] & 0xFF;
+    }
+
+    @Override
+    protected byte[] take(int n) {
+      byte[] b = new byte[n];
+      System.arraycopy(buf, pos, b, 0, n);
+      pos += n;
+      return b;
+    }
+
+    @Override
+    protected long remaining() {
+      return end - pos;
+    }
+
+    @Override
+    protected long offset() {
+      return pos;
+    }
+
+    @Override
+    public String string() {
+      int n = length();
+      var decoder =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+              .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
+      try {
+        String s = decoder.decode(java.nio.ByteBuffer.wrap(buf, pos, n)).toString();
+        pos += n;
+        return s;
+      } catch (java.nio.charset.CharacterCodingException e) {
+        throw new MalformedException("invalid UTF-8 at offset " + pos, e);
       }
     }
   }

@@ -1,16 +1,7 @@
 package dev.stowage.overflow.internal;
 
+import dev.stowage.internal.ValueWire;
 import dev.stowage.item.AttributeValue;
-import dev.stowage.item.AttributeValue.BinarySetValue;
-import dev.stowage.item.AttributeValue.BinaryValue;
-import dev.stowage.item.AttributeValue.BooleanValue;
-import dev.stowage.item.AttributeValue.ListValue;
-import dev.stowage.item.AttributeValue.MapValue;
-import dev.stowage.item.AttributeValue.NullValue;
-import dev.stowage.item.AttributeValue.NumberSetValue;
-import dev.stowage.item.AttributeValue.NumberValue;
-import dev.stowage.item.AttributeValue.StringSetValue;
-import dev.stowage.item.AttributeValue.StringValue;
 import dev.stowage.item.Bytes;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -63,8 +54,7 @@ public final class BlobBody {
     Builder b = new Builder();
     b.raw(MAGIC);
     b.u8(VERSION);
-    b.u8(Tags.MAP).varint(moved.size());
-    moved.forEach((k, v) -> b.string(k).value(v));
+    b.map(moved);
     return new BlobBody(b.finish());
   }
 
@@ -91,19 +81,23 @@ public final class BlobBody {
     }
   }
 
-  /** Writes the canonical value encoding into segments. Not thread-safe. */
-  private static final class Builder {
+  /**
+   * Writes the canonical value encoding ({@link ValueWire.Encoder}) into segments. Not thread-safe.
+   */
+  private static final class Builder extends ValueWire.Encoder {
     private final List<ByteBuffer> out = new ArrayList<>();
     private byte[] chunk = new byte[CHUNK];
     private int pos;
 
-    Builder u8(int b) {
+    @Override
+    public Builder u8(int b) {
       ensure(1);
       chunk[pos++] = (byte) b;
       return this;
     }
 
-    Builder varint(long v) {
+    @Override
+    public Builder varint(long v) {
       ensure(10);
       while ((v & ~0x7FL) != 0) {
         chunk[pos++] = (byte) ((v & 0x7F) | 0x80);
@@ -135,44 +129,14 @@ public final class BlobBody {
       return this;
     }
 
-    Builder string(String s) {
+    @Override
+    public Builder string(String s) {
       return bytes(ByteBuffer.wrap(s.getBytes(StandardCharsets.UTF_8)));
     }
 
-    Builder binary(Bytes b) {
+    @Override
+    public Builder binary(Bytes b) {
       return bytes(b.asReadOnlyBuffer());
-    }
-
-    Builder value(AttributeValue v) {
-      if (v instanceof StringValue s) {
-        u8(Tags.STRING).string(s.value());
-      } else if (v instanceof NumberValue n) {
-        u8(Tags.NUMBER).string(n.value().toString());
-      } else if (v instanceof BinaryValue b) {
-        u8(Tags.BINARY).binary(b.value());
-      } else if (v instanceof BooleanValue b) {
-        u8(b.value() ? Tags.TRUE : Tags.FALSE);
-      } else if (v instanceof NullValue) {
-        u8(Tags.NULL);
-      } else if (v instanceof ListValue l) {
-        u8(Tags.LIST).varint(l.values().size());
-        l.values().forEach(this::value);
-      } else if (v instanceof MapValue m) {
-        u8(Tags.MAP).varint(m.values().size());
-        m.values().forEach((k, x) -> string(k).value(x));
-      } else if (v instanceof StringSetValue s) {
-        u8(Tags.STRING_SET).varint(s.values().size());
-        s.values().forEach(this::string);
-      } else if (v instanceof NumberSetValue s) {
-        u8(Tags.NUMBER_SET).varint(s.values().size());
-        s.values().forEach(x -> string(x.toString()));
-      } else if (v instanceof BinarySetValue s) {
-        u8(Tags.BINARY_SET).varint(s.values().size());
-        s.values().forEach(this::binary);
-      } else {
-        throw new IllegalArgumentException("unknown value type " + v);
-      }
-      return this;
     }
 
     private void ensure(int n) {
