@@ -125,6 +125,14 @@ public final class Compare {
             "byHandSha256",
             Kind.TIME_AT_MOST,
             Double.NaN));
+    PAIRS.add(
+        new Pair(
+            "overflow overwrite vs by hand + SHA-256",
+            "OverflowOverwriteBench",
+            "stowage",
+            "byHandSha256",
+            Kind.TIME_AT_MOST,
+            1.2));
     String d = "DynamoDbBench";
     for (String op : List.of("Get", "Put", "Query")) {
       PAIRS.add(

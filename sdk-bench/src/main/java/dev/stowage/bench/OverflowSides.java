@@ -10,6 +10,7 @@ import dev.stowage.item.Bytes;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.memory.MemoryDriver;
+import dev.stowage.overflow.BlobStore;
 import dev.stowage.overflow.MemoryBlobStore;
 import dev.stowage.spi.Expectation;
 import dev.stowage.spi.StoredItems;
@@ -57,7 +58,11 @@ public final class OverflowSides {
 
   /** Stowage on the in-memory driver (DynamoDB-like 400 KB limit) with an in-memory blob store. */
   public static Side stowage() {
-    MemoryBlobStore blobs = new MemoryBlobStore();
+    return stowage(new MemoryBlobStore());
+  }
+
+  /** Stowage on the in-memory driver with the given blob store. */
+  public static Side stowage(BlobStore blobs) {
     Stowage stowage = Stowage.builder(MemoryDriver.create()).blobStore(blobs).build();
     Table table =
         stowage.ensureTable(
@@ -75,7 +80,7 @@ public final class OverflowSides {
 
       @Override
       public int blobCount() {
-        return blobs.size();
+        return count(blobs);
       }
     };
   }
@@ -94,8 +99,12 @@ public final class OverflowSides {
    * SHA-256 stored in the item on put and verified on get.
    */
   public static Side byHand(boolean sha256) {
+    return byHand(sha256, new MemoryBlobStore());
+  }
+
+  /** By hand as {@link #byHand(boolean)}, with the given blob store. */
+  public static Side byHand(boolean sha256, BlobStore blobs) {
     MemoryDriver driver = MemoryDriver.create();
-    MemoryBlobStore blobs = new MemoryBlobStore();
     TableLayout layout =
         new TableLayout(
             new TableRef("", "docs"), KeySchema.of("pk", AttributeType.STRING), List.of());
@@ -132,9 +141,15 @@ public final class OverflowSides {
 
       @Override
       public int blobCount() {
-        return blobs.size();
+        return count(blobs);
       }
     };
+  }
+
+  private static int count(BlobStore blobs) {
+    try (var s = blobs.list("")) {
+      return (int) s.count();
+    }
   }
 
   private static byte[] digest(ByteBuffer data) {

@@ -42,14 +42,18 @@ public final class ItemWriter {
       TableLayout layout, Item item, Expectation expect, boolean returnPrevious) {
     Key key = layout.keySchema().keyOf(item);
     boolean indexed = !layout.indexes().isEmpty();
-    if (!indexed && !returnPrevious) {
+    if (!indexed && (!returnPrevious || expect instanceof Expectation.Any)) {
       // The stored entity is the template of the properties' EDM types; a write racing in
-      // between only changes which template is used.
+      // between only changes which template is used. It is also the previous item returned, as
+      // read before the write (see StorageDriver#put).
       Row replaced =
-          EntityCodec.needsTemplate(layout, item) ? store.get(layout, key).orElse(null) : null;
+          returnPrevious || EntityCodec.needsTemplate(layout, item)
+              ? store.get(layout, key).orElse(null)
+              : null;
       String etag =
           store.put(layout, key, ItemStore.entity(layout, key, item, null, replaced), expect);
-      return new WriteResult(Optional.empty(), etag);
+      return new WriteResult(
+          returnPrevious ? Optional.ofNullable(replaced).map(Row::stored) : Optional.empty(), etag);
     }
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       Optional<Row> previous = store.get(layout, key);

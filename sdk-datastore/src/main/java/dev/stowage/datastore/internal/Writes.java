@@ -25,9 +25,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Writes: unconditional ones as plain mutations, conditional ones (and those returning the previous
- * item) as read-check-write inside one Datastore transaction that is committed or rolled back,
- * never retried here. Thread-safe.
+ * Writes: unconditional ones as plain mutations (an unconditional put returns the previous item as
+ * it read it for its template), conditional ones (and deletes returning the previous item) as
+ * read-check-write inside one Datastore transaction that is committed or rolled back, never retried
+ * here. Thread-safe.
  */
 public final class Writes {
   private final Datastore datastore;
@@ -45,12 +46,14 @@ public final class Writes {
     String token = Entities.newToken();
     Key key = entities.key(table, table.keySchema().keyOf(item));
     String what = "writing " + Entities.describe(table) + " " + table.keySchema().keyOf(item);
-    if (expect instanceof Expectation.Any && !returnPrevious) {
+    if (expect instanceof Expectation.Any) {
       try {
-        // The stored entity is only the template of native value types (see Values), so it is
-        // read outside a transaction: a write racing in between changes no outcome.
-        datastore.put(entities.toEntity(table, item, token, datastore.get(key)));
-        return new WriteResult(Optional.empty(), token);
+        // The stored entity is the template of native value types (see Values), so it is read
+        // outside a transaction: a write racing in between changes no outcome. It is also the
+        // previous item returned, as read before the write (see StorageDriver#put).
+        Entity previous = datastore.get(key);
+        datastore.put(entities.toEntity(table, item, token, previous));
+        return new WriteResult(previous(table, previous, returnPrevious), token);
       } catch (DatastoreException e) {
         throw Errors.translate(what, e);
       }
