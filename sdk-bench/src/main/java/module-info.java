@@ -24,4 +24,8 @@ open module dev.stowage.bench {
   requires DynamoDBLocal;
   // DynamoDB Local's own API throws the v1 SDK's exceptions.
   requires aws.java.sdk.core;
+  // Datastore and Azure Tables on their emulators (OverflowPutComparison; the emulators are
+  // started through sdk-test, which has no module descriptor, by reflection).
+  requires dev.stowage.datastore;
+  requires dev.stowage.azure;
 }
