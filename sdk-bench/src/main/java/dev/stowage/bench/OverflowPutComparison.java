@@ -19,6 +19,8 @@ import dev.stowage.item.Item;
 import dev.stowage.overflow.FileBlobStore;
 import dev.stowage.overflow.MemoryBlobStore;
 import dev.stowage.spi.StorageDriver;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -53,7 +55,7 @@ public final class OverflowPutComparison {
 
   private OverflowPutComparison() {}
 
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] args) throws Throwable {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
     List<String> groups =
         List.of((args.length > 1 ? args[1] : "datastore,azure,overwrite").split(","));
@@ -78,7 +80,7 @@ public final class OverflowPutComparison {
     System.exit(0);
   }
 
-  private static List<String> datastore(int rounds) throws Exception {
+  private static List<String> datastore(int rounds) throws Throwable {
     Datastore client = (Datastore) call(emulators("datastore", shared()), "client");
     KeyFactory keys = client.newKeyFactory().setKind("bench_raw_users");
     Table withBlobs = table(DatastoreDriver.of(client), "dsblobs", true);
@@ -104,7 +106,7 @@ public final class OverflowPutComparison {
     return compare("datastore", sides, rounds, 8, 25);
   }
 
-  private static List<String> azure(int rounds) throws Exception {
+  private static List<String> azure(int rounds) throws Throwable {
     String connection = (String) call(emulators("azurite", shared()), "connectionString");
     TableServiceClient service =
         new TableServiceClientBuilder().connectionString(connection).buildClient();
@@ -172,7 +174,7 @@ public final class OverflowPutComparison {
             new AlternatingSides.Side("stowage", i -> stowage.put(i % 2 == 0 ? first : second)),
             new AlternatingSides.Side(
                 "byHandSha256", i -> byHand.put(i % 2 == 0 ? first : second)));
-    AlternatingSides a = new AlternatingSides(sides, rounds, 8, 20).run(200);
+    AlternatingSides a = new AlternatingSides(sides, rounds, 12, 20).run(200);
     if (stowage.blobCount() != 1 || !stowage.get("doc-1").equals(byHand.get("doc-1"))) {
       throw new IllegalStateException(
           "Stowage left " + stowage.blobCount() + " blobs for one item");
@@ -187,18 +189,36 @@ public final class OverflowPutComparison {
                 1.2)));
   }
 
-  /** sdk-test's shared emulators (no module descriptor, so reached by reflection). */
-  private static Object shared() throws ReflectiveOperationException {
-    return Class.forName(EMULATORS).getMethod("shared").invoke(null);
+  /**
+   * sdk-test's shared emulators, reached by reflection (sdk-test has no module descriptor). Method
+   * handles resolve only the methods named, so the types of the others (GCS, S3) need not be on the
+   * class path.
+   */
+  private static Object shared() throws Throwable {
+    Class<?> c = Class.forName(EMULATORS);
+    return MethodHandles.publicLookup().findStatic(c, "shared", MethodType.methodType(c)).invoke();
   }
 
-  private static Object emulators(String method, Object shared)
-      throws ReflectiveOperationException {
-    return Class.forName(EMULATORS).getMethod(method).invoke(shared);
+  private static Object emulators(String method, Object shared) throws Throwable {
+    Class<?> c = Class.forName(EMULATORS);
+    if (shared == null) {
+      return MethodHandles.publicLookup()
+          .findStatic(c, method, MethodType.methodType(void.class))
+          .invoke();
+    }
+    Class<?> type =
+        Class.forName(
+            "dev.stowage.test." + (method.equals("azurite") ? "Azurite" : "DatastoreEmulator"));
+    return MethodHandles.publicLookup()
+        .findVirtual(c, method, MethodType.methodType(type))
+        .invoke(shared);
   }
 
-  private static Object call(Object target, String method) throws ReflectiveOperationException {
-    return target.getClass().getMethod(method).invoke(target);
+  private static Object call(Object target, String method) throws Throwable {
+    Class<?> type = method.equals("client") ? Datastore.class : String.class;
+    return MethodHandles.publicLookup()
+        .findVirtual(target.getClass(), method, MethodType.methodType(type))
+        .invoke(target);
   }
 
   private static Table table(StorageDriver driver, String namespace, boolean blobStore) {
