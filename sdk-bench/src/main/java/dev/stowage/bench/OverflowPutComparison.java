@@ -23,7 +23,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
@@ -45,9 +44,14 @@ import java.util.function.Supplier;
  * </ul>
  *
  * <pre>
- * java -cp sdk-bench/target/benchmarks.jar dev.stowage.bench.OverflowPutComparison \
- *     [rounds=3] [groups=datastore,azure,overwrite]
+ * java -Dstowage.azurite=node_modules/azurite \
+ *     -cp sdk-test/target/classes:sdk-bench/target/benchmarks.jar \
+ *     dev.stowage.bench.OverflowPutComparison [rounds=3] [groups=datastore,azure,overwrite]
  * </pre>
+ *
+ * <p>sdk-test's own classes come first on the class path: the emulators run with the class path
+ * entry that holds them, and the benchmark jar's protobuf runtime would break the Firestore
+ * emulator's.
  */
 public final class OverflowPutComparison {
   private static final int KEYS = 100;
@@ -59,24 +63,22 @@ public final class OverflowPutComparison {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
     List<String> groups =
         List.of((args.length > 1 ? args[1] : "datastore,azure,overwrite").split(","));
-    List<String> lines = new ArrayList<>();
+    System.out.println("medians of " + rounds + " rounds (alternating blocks in one JVM)");
+    System.out.println(AlternatingSides.header());
     try {
       if (groups.contains("datastore")) {
-        lines.addAll(datastore(rounds));
+        print(datastore(rounds));
       }
       if (groups.contains("azure")) {
-        lines.addAll(azure(rounds));
+        print(azure(rounds));
       }
       if (groups.contains("overwrite")) {
-        lines.addAll(overwrite(rounds, "memory"));
-        lines.addAll(overwrite(rounds, "file"));
+        print(overwrite(rounds, "memory"));
+        print(overwrite(rounds, "file"));
       }
     } finally {
       emulators("stopAll", null);
     }
-    System.out.println("medians of " + rounds + " rounds (alternating blocks in one JVM)");
-    System.out.println(AlternatingSides.header());
-    lines.forEach(System.out::println);
     System.exit(0);
   }
 
@@ -123,7 +125,7 @@ public final class OverflowPutComparison {
                 i -> {
                   long n = i % KEYS;
                   TableEntity e =
-                      new TableEntity("r#" + n, "")
+                      new TableEntity("r-" + n, "k")
                           .addProperty("name", name(n))
                           .addProperty("email", email(n))
                           .addProperty("age", 20 + n % 50)
@@ -187,6 +189,11 @@ public final class OverflowPutComparison {
                 "stowage",
                 "byHandSha256",
                 1.2)));
+  }
+
+  private static void print(List<String> lines) {
+    lines.forEach(System.out::println);
+    System.out.flush();
   }
 
   /**
