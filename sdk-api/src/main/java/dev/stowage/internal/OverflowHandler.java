@@ -11,10 +11,10 @@ import java.util.Set;
  * The core's view of overflow: making an encoded item fit the backend before a write, and putting
  * moved attributes back after a read.
  *
- * <p>Write protocol (the core follows it on every path): {@link #prepare} writes the blob first and
- * returns the item to store; if the item write then fails, the core calls {@link #abandon}; once it
- * has committed, it calls {@link #release} on the replaced item so its blob is deleted. Deleting an
- * item releases its blob after the delete.
+ * <p>Write protocol (the core follows it on every path, through {@code OverflowWrites}): {@link
+ * #prepare} writes the blob first and returns the item to store; if the item write then fails, the
+ * core calls {@link #abandon}; once it has committed, it calls {@link #release} on the replaced
+ * item so its blob is deleted. Deleting an item releases its blob after the delete.
  */
 public interface OverflowHandler {
 

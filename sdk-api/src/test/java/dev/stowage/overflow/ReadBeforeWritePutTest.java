@@ -28,10 +28,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * An unconditional put on a driver that learns the replaced item from a read just before the write
- * (as Datastore and Azure Tables do, see {@link dev.stowage.spi.StorageDriver#put}), not atomically:
- * replaced blobs are released at once in the ordinary case, and a write landing between the read
- * and the write, or a lost response, loses nothing and leaves at most an unreferenced blob, which
- * the sweeper collects.
+ * (as Datastore and Azure Tables do, see {@link dev.stowage.spi.StorageDriver#put}), not
+ * atomically: replaced blobs are released at once in the ordinary case, and a write landing between
+ * the read and the write, or a lost response, loses nothing and leaves at most an unreferenced
+ * blob, which the sweeper collects.
  */
 class ReadBeforeWritePutTest {
   private static final TableSpec SPEC =
@@ -109,7 +109,8 @@ class ReadBeforeWritePutTest {
   }
 
   private Set<String> referenced() {
-    TableLayout layout = new TableLayout(new TableRef("prod", "docs"), SPEC.keySchema(), java.util.List.of());
+    TableLayout layout =
+        new TableLayout(new TableRef("prod", "docs"), SPEC.keySchema(), java.util.List.of());
     return memory
         .get(layout, KEY, true)
         .map(StoredItem::item)
