@@ -347,7 +347,8 @@ final class ModelFactory {
     try {
       codec = convert != null ? converter(convert.value()) : codec(valueGeneric);
     } catch (MappingException e) {
-      throw e;
+      // A nested class that cannot be mapped: name the path from the outer field down to it.
+      throw new MappingException(owner, f.getName(), e.getMessage(), e);
     } catch (RuntimeException e) {
       throw new MappingException(owner, f.getName(), e.getMessage(), e);
     }
