@@ -113,8 +113,18 @@ abstract class TypedContracts extends Contract {
 
   private static Order withVersion(Order o, long v) {
     return new Order(
-        o.tenant(), o.placedAt(), o.status(), o.due(), o.ref(), o.notes(), o.card(), v, o.lines(),
-        o.tags(), o.eta(), o.signature());
+        o.tenant(),
+        o.placedAt(),
+        o.status(),
+        o.due(),
+        o.ref(),
+        o.notes(),
+        o.card(),
+        v,
+        o.lines(),
+        o.tags(),
+        o.eta(),
+        o.signature());
   }
 
   @Test
@@ -139,7 +149,8 @@ abstract class TypedContracts extends Contract {
     }
     t.batchPut(batch);
     Map<Key, Order> got =
-        t.batchGet(batch.stream().map(t::keyOf).collect(Collectors.toList()), ReadOptions.CONSISTENT);
+        t.batchGet(
+            batch.stream().map(t::keyOf).collect(Collectors.toList()), ReadOptions.CONSISTENT);
     assertThat(got).hasSize(30);
     for (Order o : batch) {
       assertSameOrder(got.get(t.keyOf(o)), o);
@@ -158,7 +169,8 @@ abstract class TypedContracts extends Contract {
     Order v3 = t.update(t.keyOf(v2), t.update().set("status", Status.OPEN).build());
     assertThat(v3.version()).isEqualTo(3);
     assertThat(v3.status()).isEqualTo(Status.OPEN);
-    assertThatThrownBy(() -> t.put(order("v", 1, Status.OPEN), t.field("status").eq(Status.SHIPPED)))
+    assertThatThrownBy(
+            () -> t.put(order("v", 1, Status.OPEN), t.field("status").eq(Status.SHIPPED)))
         .isInstanceOf(ConditionFailedException.class);
     assertThatThrownBy(() -> t.delete(v2)).isInstanceOf(ConditionFailedException.class);
     assertThat(t.delete(v3)).isTrue();
@@ -241,7 +253,9 @@ abstract class TypedContracts extends Contract {
                         .sortLe(LocalDate.of(2026, 3, 5), new UUID(0, 4))
                         .descending())
             .toList();
-    assertThat(upTo).extracting(Order::ref).containsExactly(new UUID(0, 4), new UUID(0, 2), new UUID(0, 0));
+    assertThat(upTo)
+        .extracting(Order::ref)
+        .containsExactly(new UUID(0, 4), new UUID(0, 2), new UUID(0, 0));
   }
 
   @Test
