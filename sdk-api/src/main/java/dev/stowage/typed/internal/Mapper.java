@@ -4,10 +4,12 @@ import dev.stowage.IndexSpec;
 import dev.stowage.InvalidRequestException;
 import dev.stowage.KeySchema;
 import dev.stowage.TableSpec;
+import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.item.KeyValue;
+import dev.stowage.item.Utf8Order;
 import dev.stowage.typed.AttributeConverter;
 import dev.stowage.typed.Indexed;
 import dev.stowage.typed.PartitionKey;
@@ -17,6 +19,7 @@ import dev.stowage.typed.Version;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,6 +38,8 @@ public final class Mapper<T> {
   private final Class<T> type;
   private final ClassModel model;
   private final Property[] properties;
+  private final Property[] inNameOrder;
+  private final int capacity;
   private final Map<String, Property> byField = new LinkedHashMap<>();
   private final Map<String, Property> byAttribute = new LinkedHashMap<>();
   private final Property partition;
@@ -51,6 +56,9 @@ public final class Mapper<T> {
       throw new InvalidRequestException(e.getMessage(), e.getCause());
     }
     this.properties = model.properties().toArray(new Property[0]);
+    this.inNameOrder = properties.clone();
+    Arrays.sort(inNameOrder, Comparator.comparing(Property::attribute, Utf8Order.COMPARATOR));
+    this.capacity = properties.length * 4 / 3 + 1;
     Property p = null;
     Property s = null;
     Property v = null;
@@ -235,8 +243,8 @@ public final class Mapper<T> {
 
   /** The item of an instance. @throws InvalidRequestException naming the field that fails */
   public Item toItem(T instance) {
-    Item.Builder b = Item.builder();
-    for (Property p : properties) {
+    LinkedHashMap<String, AttributeValue> b = new LinkedHashMap<>(capacity);
+    for (Property p : inNameOrder) {
       AttributeValue v;
       try {
         v = ClassModel.encodeProperty(p, instance);
@@ -252,7 +260,9 @@ public final class Mapper<T> {
             "cannot store " + type.getSimpleName() + ": key field '" + p.field() + "' is null");
       }
     }
-    return b.build();
+    // Names were validated when the class was mapped, values by their constructors, and the
+    // properties are walked in the item's own name order: the map is the item as it is.
+    return ItemAccess.ofOrdered(b);
   }
 
   /**

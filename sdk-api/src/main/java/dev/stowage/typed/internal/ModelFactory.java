@@ -127,7 +127,7 @@ final class ModelFactory {
     } catch (NoSuchMethodException e) {
       throw new MappingException(type, null, "no canonical constructor", e);
     }
-    m.complete(props, Handles.constructor(lookup, canonical), defaults);
+    m.complete(props, Constructors.of(lookup, canonical), defaults);
   }
 
   private void completeClass(ClassModel m, MethodHandles.Lookup lookup) {
@@ -189,7 +189,7 @@ final class ModelFactory {
     Class<?>[] types = fields.stream().map(Field::getType).toArray(Class<?>[]::new);
     try {
       Constructor<?> all = type.getDeclaredConstructor(types);
-      return Handles.constructor(lookup, all);
+      return Constructors.of(lookup, all);
     } catch (NoSuchMethodException e) {
       // next way
     }
