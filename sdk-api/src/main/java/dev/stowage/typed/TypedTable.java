@@ -22,17 +22,17 @@ import java.util.stream.Stream;
  * A {@link Table} seen through an application class: items are put and read as instances of {@code
  * T}, mapped by its {@link TypedSchema}.
  *
- * <pre>{@code
- * @StowageTable("orders")
- * record Order(@PartitionKey String tenant, @SortKey Instant placedAt,
- *              @Indexed(name = "byStatus") Status status,
- *              @Compressed String notes, @Version long version, List<Line> lines) {}
+ * <pre>
+ * &#64;StowageTable("orders")
+ * record Order(&#64;PartitionKey String tenant, &#64;SortKey Instant placedAt,
+ *              &#64;Indexed(name = "byStatus") Status status,
+ *              &#64;Compressed String notes, &#64;Version long version, List&lt;Line&gt; lines) {}
  *
- * TypedTable<Order> orders = store.ensureTable(Order.class);
- * Order stored = orders.put(order);                    // version 0 -> 1
- * TypedPage<Order> page = orders.query(q -> q.partition("t1").descending().limit(25));
+ * TypedTable&lt;Order&gt; orders = store.ensureTable(Order.class);
+ * Order stored = orders.put(order);                    // version 0 -&gt; 1
+ * TypedPage&lt;Order&gt; page = orders.query(q -&gt; q.partition("t1").descending().limit(25));
  * orders.update(orders.key("t1", placedAt), orders.update().set("status", SHIPPED).build());
- * }</pre>
+ * </pre>
  *
  * <p>Everything the untyped table does applies: compression, encryption and overflow, retries,
  * consistency, the same sealed cursors. Conditions and updates name fields, checked against the
