@@ -21,4 +21,5 @@ module dev.stowage {
   exports dev.stowage.overflow;
   exports dev.stowage.query;
   exports dev.stowage.spi;
+  exports dev.stowage.typed;
 }

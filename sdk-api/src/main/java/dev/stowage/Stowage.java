@@ -84,6 +84,38 @@ public final class Stowage implements AutoCloseable {
     return core.ensureTable(spec);
   }
 
+  /**
+   * Opens an existing table as a typed table of {@code type}, whose annotations describe the table
+   * (see {@link dev.stowage.typed.TypedSchema}). Creates nothing.
+   *
+   * @throws InvalidRequestException if the class cannot be mapped (naming the class and field), or
+   *     the table exists with a key schema or indexes that disagree with the class
+   * @throws NotFoundException if the table does not exist
+   */
+  public <T> dev.stowage.typed.TypedTable<T> table(Class<T> type) {
+    return table(dev.stowage.typed.TypedSchema.of(type));
+  }
+
+  /** Opens an existing table as a typed table with this schema. Creates nothing. */
+  public <T> dev.stowage.typed.TypedTable<T> table(dev.stowage.typed.TypedSchema<T> schema) {
+    return dev.stowage.typed.TypedTable.of(table(schema.spec()), schema);
+  }
+
+  /**
+   * Opens a typed table of {@code type}, creating the table and its indexes first if they do not
+   * exist, as {@link #ensureTable(TableSpec)} does with the spec the class implies.
+   *
+   * @throws InvalidRequestException if the class cannot be mapped, naming the class and field
+   */
+  public <T> dev.stowage.typed.TypedTable<T> ensureTable(Class<T> type) {
+    return ensureTable(dev.stowage.typed.TypedSchema.of(type));
+  }
+
+  /** Opens a typed table with this schema, creating it first if it does not exist. */
+  public <T> dev.stowage.typed.TypedTable<T> ensureTable(dev.stowage.typed.TypedSchema<T> schema) {
+    return dev.stowage.typed.TypedTable.of(ensureTable(schema.spec()), schema);
+  }
+
   /** Deletes a table and every item in it from this namespace. Overflow blobs are deleted too. */
   public void dropTable(String tableName) {
     core.dropTable(tableName);

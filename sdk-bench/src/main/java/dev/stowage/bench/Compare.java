@@ -114,6 +114,42 @@ public final class Compare {
             "dbEsdkEcdsa",
             Kind.THROUGHPUT_AT_LEAST,
             5.0));
+    String tm = "TypedMappingBench";
+    for (String dir : List.of("To", "From")) {
+      for (String side : List.of("Record", "Immutable")) {
+        PAIRS.add(
+            new Pair(
+                "typed "
+                    + side.toLowerCase(Locale.ROOT)
+                    + " "
+                    + dir.toLowerCase(Locale.ROOT)
+                    + " map vs Enhanced fromImmutableClass",
+                tm,
+                "typed" + side + dir + "Native",
+                "enhancedImmutable" + dir + "Native",
+                Kind.TIME_AT_MOST,
+                1.0));
+      }
+      PAIRS.add(
+          new Pair(
+              "typed " + dir.toLowerCase(Locale.ROOT) + " Item vs hand-written mapping",
+              tm,
+              "typed" + dir + "Item",
+              "hand" + dir + "Item",
+              Kind.TIME_AT_MOST,
+              Double.NaN));
+    }
+    String td = "TypedDynamoDbBench";
+    for (String op : List.of("Get", "Put")) {
+      PAIRS.add(
+          new Pair(
+              "dynamodb typed " + op.toLowerCase(Locale.ROOT) + " vs untyped",
+              td,
+              "typed" + op,
+              "untyped" + op,
+              Kind.TIME_AT_MOST,
+              1.05));
+    }
     String o = "OverflowBench";
     PAIRS.add(
         new Pair("overflow put+get vs by hand", o, "stowage", "byHand", Kind.TIME_AT_MOST, 1.2));

@@ -85,6 +85,7 @@ class DocumentationSnippetsTest {
           "import dev.stowage.spi.*;",
           "import dev.stowage.test.*;",
           "import dev.stowage.testkit.*;",
+          "import dev.stowage.typed.*;",
           "import java.nio.file.*;",
           "import java.time.*;",
           "import java.util.*;",

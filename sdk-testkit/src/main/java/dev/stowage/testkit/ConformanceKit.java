@@ -279,6 +279,15 @@ public abstract class ConformanceKit {
     }
   }
 
+  /** Typed items: the item, index, paging, condition and codec contracts through the typed API. */
+  @Nested
+  class TypedItems extends TypedContracts {
+    @Override
+    ConformanceKit kit() {
+      return ConformanceKit.this;
+    }
+  }
+
   /** The driver's primitives, called directly. */
   @Nested
   class DriverPrimitives extends SpiContracts {

@@ -1,0 +1,223 @@
+package dev.stowage.typed;
+
+import dev.stowage.InvalidRequestException;
+import dev.stowage.Table;
+import dev.stowage.item.AttributeValue;
+import dev.stowage.item.Item;
+import dev.stowage.item.Key;
+import dev.stowage.query.Condition;
+import dev.stowage.query.Page;
+import dev.stowage.query.Query;
+import dev.stowage.query.ReadOptions;
+import dev.stowage.query.Scan;
+import dev.stowage.query.Update;
+import dev.stowage.query.WriteOptions;
+import dev.stowage.typed.internal.Mapper;
+import dev.stowage.typed.internal.Property;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+
+/** The typed table: maps instances on the way in and items on the way out, nothing more. */
+final class DefaultTypedTable<T> implements TypedTable<T> {
+  private final Table table;
+  private final TypedSchema<T> schema;
+  private final Mapper<T> mapper;
+  private final String name;
+
+  DefaultTypedTable(Table table, TypedSchema<T> schema) {
+    this.table = table;
+    this.schema = schema;
+    this.mapper = schema.mapper;
+    this.name = table.spec().name();
+  }
+
+  @Override
+  public Table table() {
+    return table;
+  }
+
+  @Override
+  public TypedSchema<T> schema() {
+    return schema;
+  }
+
+  @Override
+  public Key keyOf(T item) {
+    return mapper.keyOf(item);
+  }
+
+  @Override
+  public Key key(Object partition) {
+    return schema.key(partition);
+  }
+
+  @Override
+  public Key key(Object partition, Object sort) {
+    return schema.key(partition, sort);
+  }
+
+  private T read(Item item) {
+    return mapper.fromItem(item, name);
+  }
+
+  @Override
+  public Optional<T> get(Key key, ReadOptions options) {
+    if (options.projection() != null) {
+      throw new InvalidRequestException(
+          "a typed get reads whole items; use table().get for a projection");
+    }
+    return table.get(key, options).map(this::read);
+  }
+
+  @Override
+  public T put(T item, WriteOptions options) {
+    Item stored = mapper.toItem(item);
+    table.put(stored, options);
+    Property v = mapper.version();
+    if (v == null) {
+      return item;
+    }
+    // The core stored the expected version plus one (an absent or zero version counts as zero).
+    BigDecimal expected =
+        stored
+            .find(v.attribute())
+            .map(x -> ((AttributeValue.NumberValue) x).value())
+            .orElse(BigDecimal.ZERO);
+    return read(
+        stored.toBuilder()
+            .put(v.attribute(), AttributeValue.of(expected.add(BigDecimal.ONE)))
+            .build());
+  }
+
+  @Override
+  public boolean putIfAbsent(T item) {
+    return table.putIfAbsent(mapper.toItem(item));
+  }
+
+  @Override
+  public boolean delete(T item) {
+    Key key = mapper.keyOf(item);
+    Property v = mapper.version();
+    if (v == null) {
+      return table.delete(key);
+    }
+    AttributeValue version = mapper.toItem(item).find(v.attribute()).orElse(null);
+    Condition c =
+        version == null || ((AttributeValue.NumberValue) version).value().signum() == 0
+            ? Condition.notExists(v.attribute())
+            : Condition.eq(v.attribute(), version);
+    return table.delete(key, WriteOptions.when(c));
+  }
+
+  @Override
+  public boolean delete(Key key, WriteOptions options) {
+    return table.delete(key, options);
+  }
+
+  @Override
+  public TypedUpdate<T> update() {
+    return new TypedUpdate<>(mapper);
+  }
+
+  @Override
+  public T update(Key key, Update update, WriteOptions options) {
+    return read(table.update(key, update, options));
+  }
+
+  @Override
+  public TypedField<T> field(String fieldName) {
+    return new TypedField<>(mapper, mapper.field(fieldName));
+  }
+
+  @Override
+  public Map<Key, T> batchGet(Collection<Key> keys, ReadOptions options) {
+    if (options.projection() != null) {
+      throw new InvalidRequestException(
+          "a typed batch get reads whole items; use table().batchGet for a projection");
+    }
+    Map<Key, T> out = new LinkedHashMap<>();
+    table.batchGet(keys, options).forEach((k, i) -> out.put(k, read(i)));
+    return out;
+  }
+
+  @Override
+  public void batchPut(List<T> items) {
+    List<Item> stored = new ArrayList<>(items.size());
+    for (T t : items) {
+      stored.add(mapper.toItem(t));
+    }
+    table.batchPut(stored);
+  }
+
+  @Override
+  public void batchDelete(Collection<Key> keys) {
+    table.batchDelete(keys);
+  }
+
+  private Query build(UnaryOperator<TypedQuery<T>> query) {
+    return query.apply(new TypedQuery<>(mapper)).build();
+  }
+
+  private static void requireWhole(Query q) {
+    if (q.projection().isPresent()) {
+      throw new InvalidRequestException(
+          "a typed query reads whole items; use table().query for a projection");
+    }
+  }
+
+  private TypedPage<T> typed(Page page) {
+    List<T> items = new ArrayList<>(page.size());
+    for (Item i : page.items()) {
+      items.add(read(i));
+    }
+    return new TypedPage<>(items, page.before(), page.hasBefore(), page.after(), page.hasAfter());
+  }
+
+  @Override
+  public TypedPage<T> query(UnaryOperator<TypedQuery<T>> query) {
+    return query(build(query));
+  }
+
+  @Override
+  public TypedPage<T> query(Query query) {
+    requireWhole(query);
+    return typed(table.query(query));
+  }
+
+  @Override
+  public TypedPage<T> page(String cursor) {
+    return typed(table.page(cursor));
+  }
+
+  @Override
+  public Stream<T> queryAll(UnaryOperator<TypedQuery<T>> query) {
+    return queryAll(build(query));
+  }
+
+  @Override
+  public Stream<T> queryAll(Query query) {
+    requireWhole(query);
+    return table.queryAll(query).map(this::read);
+  }
+
+  @Override
+  public TypedPage<T> scan(Scan scan) {
+    if (scan.projection() != null) {
+      throw new InvalidRequestException(
+          "a typed scan reads whole items; use table().scan for a projection");
+    }
+    return typed(table.scan(scan));
+  }
+
+  @Override
+  public String toString() {
+    return "TypedTable(" + schema.type().getName() + ", " + name + ")";
+  }
+}

@@ -1,0 +1,406 @@
+package dev.stowage.typed.internal;
+
+import dev.stowage.IndexSpec;
+import dev.stowage.InvalidRequestException;
+import dev.stowage.KeySchema;
+import dev.stowage.TableSpec;
+import dev.stowage.internal.ItemAccess;
+import dev.stowage.item.AttributeValue;
+import dev.stowage.item.Item;
+import dev.stowage.item.Key;
+import dev.stowage.item.KeyValue;
+import dev.stowage.item.Utf8Order;
+import dev.stowage.typed.AttributeConverter;
+import dev.stowage.typed.Indexed;
+import dev.stowage.typed.PartitionKey;
+import dev.stowage.typed.SortKey;
+import dev.stowage.typed.StowageTable;
+import dev.stowage.typed.Version;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The mapping of one stored class: its model, key and version fields, indexes and the table spec
+ * they imply. Built once per class (and converter set); thread-safe. Every failure to map the class
+ * is an {@link InvalidRequestException} naming the class and field; every stored item that does not
+ * fit names the item's key and attribute.
+ *
+ * @param <T> the stored class
+ */
+public final class Mapper<T> {
+  private final Class<T> type;
+  private final ClassModel model;
+  private final Property[] properties;
+  private final Property[] inNameOrder;
+  private final int capacity;
+  private final Map<String, Property> byField = new LinkedHashMap<>();
+  private final Map<String, Property> byAttribute = new LinkedHashMap<>();
+  private final Property partition;
+  private final Property sort;
+  private final Property version;
+  private final TableSpec spec;
+  private final boolean named;
+
+  private Mapper(Class<T> type, Map<Class<?>, AttributeConverter<?>> converters, String tableName) {
+    this.type = type;
+    try {
+      this.model = new ModelFactory(converters).model(type);
+    } catch (ModelFactory.MappingException e) {
+      throw new InvalidRequestException(e.getMessage(), e.getCause());
+    }
+    this.properties = model.properties().toArray(new Property[0]);
+    this.inNameOrder = properties.clone();
+    Arrays.sort(inNameOrder, Comparator.comparing(Property::attribute, Utf8Order.COMPARATOR));
+    this.capacity = properties.length * 4 / 3 + 1;
+    Property p = null;
+    Property s = null;
+    Property v = null;
+    for (Property prop : properties) {
+      byField.put(prop.field(), prop);
+      Property clash = byAttribute.put(prop.attribute(), prop);
+      if (clash != null) {
+        throw fail(
+            prop,
+            "its attribute '" + prop.attribute() + "' is also field '" + clash.field() + "''s");
+      }
+      var f = prop.javaField();
+      if (f.isAnnotationPresent(PartitionKey.class)) {
+        if (p != null) {
+          throw fail(prop, "a second @PartitionKey (the first is '" + p.field() + "')");
+        }
+        p = keyField(prop, "@PartitionKey");
+      }
+      if (f.isAnnotationPresent(SortKey.class)) {
+        if (s != null) {
+          throw fail(prop, "a second @SortKey (the first is '" + s.field() + "')");
+        }
+        s = keyField(prop, "@SortKey");
+      }
+      if (f.isAnnotationPresent(Version.class)) {
+        if (v != null) {
+          throw fail(prop, "a second @Version (the first is '" + v.field() + "')");
+        }
+        v = versionField(prop);
+      }
+    }
+    for (Property prop : properties) {
+      for (String alias : prop.aliases()) {
+        Property other = byAttribute.get(alias);
+        if (other != null) {
+          throw fail(
+              prop, "its alias '" + alias + "' is field '" + other.field() + "''s attribute");
+        }
+      }
+    }
+    if (p == null) {
+      throw new InvalidRequestException(
+          "cannot map class " + type.getName() + ": no field is marked @PartitionKey");
+    }
+    this.partition = p;
+    this.sort = s;
+    this.version = v;
+    StowageTable table = type.getAnnotation(StowageTable.class);
+    this.named = table != null || tableName != null;
+    String name =
+        tableName != null
+            ? tableName
+            : table != null ? table.value() : type.getSimpleName().toLowerCase(Locale.ROOT);
+    this.spec = buildSpec(name);
+  }
+
+  /**
+   * Maps a class.
+   *
+   * @param tableName the table name, or null for {@code @StowageTable}'s (else the class's simple
+   *     name in lower case)
+   * @throws InvalidRequestException naming the class and field that cannot be mapped
+   */
+  public static <T> Mapper<T> create(
+      Class<T> type, Map<Class<?>, AttributeConverter<?>> converters, String tableName) {
+    return new Mapper<>(type, converters, tableName);
+  }
+
+  private InvalidRequestException fail(Property p, String why) {
+    return new InvalidRequestException(
+        "cannot map class " + type.getName() + ", field '" + p.field() + "': " + why);
+  }
+
+  private Property keyField(Property p, String what) {
+    if (!ModelFactory.isKeyType(p.storedType()) || p.optional()) {
+      throw fail(
+          p,
+          what
+              + " must be stored as a string, number or binary value, but "
+              + p.javaField().getGenericType().getTypeName()
+              + (p.storedType() == null
+                  ? " has no fixed stored type"
+                  : " is stored as " + p.storedType()));
+    }
+    if (p.policy().encrypted()) {
+      throw fail(p, what + " cannot be @Encrypted: keys must stay comparable");
+    }
+    if (p.policy().compressed()) {
+      throw fail(p, what + " cannot be @Compressed: keys must stay comparable");
+    }
+    return p;
+  }
+
+  private Property versionField(Property p) {
+    Class<?> t = p.valueType();
+    if (!(t == Long.class || t == Integer.class || t == BigInteger.class || t == BigDecimal.class)
+        || p.optional()) {
+      throw fail(p, "@Version must be a long, int, Long, Integer, BigInteger or BigDecimal");
+    }
+    if (p.policy().encoded()) {
+      throw fail(p, "@Version cannot be compressed or encrypted");
+    }
+    return p;
+  }
+
+  private TableSpec buildSpec(String name) {
+    KeySchema keys =
+        sort == null
+            ? KeySchema.of(partition.attribute(), partition.storedType())
+            : KeySchema.of(
+                partition.attribute(), partition.storedType(), sort.attribute(), sort.storedType());
+    TableSpec.Builder b;
+    try {
+      b = TableSpec.builder(name, keys);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidRequestException(
+          "cannot map class " + type.getName() + ": " + e.getMessage() + " (see @StowageTable)", e);
+    }
+    record Column(Property p, Indexed ix) {}
+    Map<String, List<Column>> indexes = new LinkedHashMap<>();
+    for (Property p : properties) {
+      if (p.policy().encoded()) {
+        b.policy(p.attribute(), p.policy());
+      }
+      for (Indexed ix : p.javaField().getAnnotationsByType(Indexed.class)) {
+        if (!ModelFactory.isKeyType(p.storedType())) {
+          throw fail(
+              p,
+              "index '"
+                  + ix.name()
+                  + "' needs a string, number or binary value, but the field is "
+                  + (p.storedType() == null
+                      ? "of no fixed stored type"
+                      : "stored as " + p.storedType()));
+        }
+        if (p.policy().encoded()) {
+          throw fail(p, "index '" + ix.name() + "' cannot use a compressed or encrypted field");
+        }
+        indexes.computeIfAbsent(ix.name(), k -> new ArrayList<>()).add(new Column(p, ix));
+      }
+    }
+    for (var e : indexes.entrySet()) {
+      List<Column> cols = new ArrayList<>(e.getValue());
+      cols.sort(Comparator.comparingInt(c -> c.ix().position()));
+      List<String> part = new ArrayList<>();
+      List<String> sorted = new ArrayList<>();
+      for (Column c : cols) {
+        (c.ix().sort() ? sorted : part).add(c.p().attribute());
+      }
+      try {
+        b.index(IndexSpec.of(e.getKey(), part, sorted));
+      } catch (IllegalArgumentException x) {
+        throw new InvalidRequestException(
+            "cannot map class " + type.getName() + ": " + x.getMessage(), x);
+      }
+    }
+    if (version != null) {
+      b.versionAttribute(version.attribute());
+    }
+    try {
+      return b.build();
+    } catch (IllegalArgumentException x) {
+      throw new InvalidRequestException(
+          "cannot map class " + type.getName() + ": " + x.getMessage(), x);
+    }
+  }
+
+  /** The mapped class. */
+  public Class<T> type() {
+    return type;
+  }
+
+  /** The spec the class implies. */
+  public TableSpec spec() {
+    return spec;
+  }
+
+  /** True if the table name came from {@code @StowageTable} or the caller, not the class name. */
+  public boolean named() {
+    return named;
+  }
+
+  /** The item of an instance. @throws InvalidRequestException naming the field that fails */
+  public Item toItem(T instance) {
+    LinkedHashMap<String, AttributeValue> b = new LinkedHashMap<>(capacity);
+    for (Property p : inNameOrder) {
+      AttributeValue v;
+      try {
+        v = ClassModel.encodeProperty(p, instance);
+      } catch (ClassModel.FieldException e) {
+        throw new InvalidRequestException(
+            "cannot store " + type.getSimpleName() + " field '" + e.path + "': " + e.reason(),
+            e.getCause());
+      }
+      if (v != null) {
+        b.put(p.attribute(), v);
+      } else if (p == partition || p == sort) {
+        throw new InvalidRequestException(
+            "cannot store " + type.getSimpleName() + ": key field '" + p.field() + "' is null");
+      }
+    }
+    // Names were validated when the class was mapped, values by their constructors, and the
+    // properties are walked in the item's own name order: the map is the item as it is.
+    return ItemAccess.ofOrdered(b);
+  }
+
+  /**
+   * The instance of a stored item.
+   *
+   * @throws InvalidRequestException naming the table, the item's key and the attribute whose value
+   *     does not fit the class
+   */
+  public T fromItem(Item item, String table) {
+    try {
+      return type.cast(model.decode(item.attributes()));
+    } catch (ClassModel.FieldException e) {
+      throw new InvalidRequestException(
+          "item "
+              + describeKey(item)
+              + (table == null ? "" : " of table '" + table + "'")
+              + " does not fit class "
+              + type.getName()
+              + ": attribute '"
+              + e.path
+              + "': "
+              + e.reason(),
+          e.getCause());
+    } catch (RuntimeException e) {
+      throw new InvalidRequestException(
+          "item "
+              + describeKey(item)
+              + (table == null ? "" : " of table '" + table + "'")
+              + " cannot be built as "
+              + type.getName()
+              + ": "
+              + e,
+          e);
+    }
+  }
+
+  private String describeKey(Item item) {
+    try {
+      return spec.keySchema().keyOf(item).toString();
+    } catch (RuntimeException e) {
+      return "(without a valid key)";
+    }
+  }
+
+  /** The key of an instance. */
+  public Key keyOf(T instance) {
+    KeyValue p = (KeyValue) ClassModel.encodeProperty(partition, instance);
+    if (p == null) {
+      throw new InvalidRequestException(
+          "key field '" + partition.field() + "' of " + type.getSimpleName() + " is null");
+    }
+    if (sort == null) {
+      return Key.of(p);
+    }
+    KeyValue s = (KeyValue) ClassModel.encodeProperty(sort, instance);
+    if (s == null) {
+      throw new InvalidRequestException(
+          "key field '" + sort.field() + "' of " + type.getSimpleName() + " is null");
+    }
+    return Key.of(p, s);
+  }
+
+  /** A key from the partition (and sort) field values. */
+  public Key key(Object partitionValue, Object sortValue) {
+    KeyValue p = keyValue(partition, partitionValue);
+    if (sort == null) {
+      if (sortValue != null) {
+        throw new InvalidRequestException(type.getSimpleName() + " has no @SortKey field");
+      }
+      return Key.of(p);
+    }
+    if (sortValue == null) {
+      throw new InvalidRequestException(
+          type.getSimpleName() + " needs a value for its @SortKey field '" + sort.field() + "'");
+    }
+    return Key.of(p, keyValue(sort, sortValue));
+  }
+
+  /** The stored key-type value of a field value. */
+  public KeyValue keyValue(Property p, Object value) {
+    AttributeValue v = encode(p, value);
+    if (!(v instanceof KeyValue kv)) {
+      throw new InvalidRequestException(
+          "field '"
+              + p.field()
+              + "' of "
+              + type.getSimpleName()
+              + " is not stored as a string,"
+              + " number or binary value and cannot be a key or index column");
+    }
+    return kv;
+  }
+
+  /** The stored form of a value for a field, checked against the field's type. */
+  public AttributeValue encode(Property p, Object value) {
+    try {
+      return p.encodeValue(value, type.getSimpleName());
+    } catch (RuntimeException e) {
+      throw new InvalidRequestException(e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The field with this name.
+   *
+   * @throws InvalidRequestException naming the class and its fields if there is none
+   */
+  public Property field(String name) {
+    Property p = byField.get(name);
+    if (p == null) {
+      throw new InvalidRequestException(
+          type.getName() + " has no stored field '" + name + "'; its fields: " + byField.keySet());
+    }
+    return p;
+  }
+
+  /** The field stored under this attribute, or null. */
+  public Property byAttribute(String attribute) {
+    return byAttribute.get(attribute);
+  }
+
+  /** True if the field is the partition or sort key. */
+  public boolean isKey(Property p) {
+    return p == partition || p == sort;
+  }
+
+  /** The version field, or null. */
+  public Property version() {
+    return version;
+  }
+
+  /** The partition key field. */
+  public Property partition() {
+    return partition;
+  }
+
+  /** The sort key field, or null. */
+  public Property sort() {
+    return sort;
+  }
+}

@@ -1,0 +1,294 @@
+package dev.stowage.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.stowage.ConditionFailedException;
+import dev.stowage.Stowage;
+import dev.stowage.item.AttributeType;
+import dev.stowage.item.AttributeValue;
+import dev.stowage.item.Item;
+import dev.stowage.item.Key;
+import dev.stowage.query.ReadOptions;
+import dev.stowage.spi.IndexLayout;
+import dev.stowage.spi.TableLayout;
+import dev.stowage.spi.TableRef;
+import dev.stowage.typed.Compressed;
+import dev.stowage.typed.Encrypted;
+import dev.stowage.typed.Indexed;
+import dev.stowage.typed.PartitionKey;
+import dev.stowage.typed.SortKey;
+import dev.stowage.typed.StowageTable;
+import dev.stowage.typed.TypedPage;
+import dev.stowage.typed.TypedSchema;
+import dev.stowage.typed.TypedTable;
+import dev.stowage.typed.Version;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The item, index, paging, condition and codec contracts run through the typed API: an application
+ * record with keys, a multi-column index, compressed and encrypted fields and a version, stored and
+ * read on the backend under test.
+ */
+abstract class TypedContracts extends Contract {
+  /** A status of an order. */
+  enum Status {
+    OPEN,
+    SHIPPED
+  }
+
+  /** A line of an order, stored as a map inside a list. */
+  record Line(String sku, int quantity, BigDecimal price) {}
+
+  /** A card, stored encrypted as a whole map. */
+  record Card(String number, LocalDate expires) {}
+
+  /** The order every typed contract stores. */
+  @StowageTable("typedorders")
+  record Order(
+      @PartitionKey String tenant,
+      @SortKey Instant placedAt,
+      @Indexed(name = "byStatus") Status status,
+      @Indexed(name = "byStatus", sort = true) LocalDate due,
+      @Indexed(name = "byStatus", sort = true, position = 1) UUID ref,
+      @Compressed String notes,
+      @Encrypted Card card,
+      @Version long version,
+      List<Line> lines,
+      Set<String> tags,
+      Optional<Duration> eta,
+      byte[] signature) {}
+
+  private static final Instant T0 = Instant.parse("2026-03-01T08:00:00.123456789Z");
+  private static final String CARD = "4111-2222-3333-4444";
+
+  static Order order(String tenant, int i, Status status) {
+    return new Order(
+        tenant,
+        T0.plusSeconds(i),
+        status,
+        LocalDate.of(2026, 3, 1 + i % 20),
+        new UUID(0, i),
+        "fragile, handle with care; ".repeat(40) + i,
+        new Card(CARD, LocalDate.of(2030, 1, 31)),
+        0,
+        List.of(new Line("sku-" + i, i + 1, new BigDecimal("19.99"))),
+        i % 2 == 0 ? Set.of("gift", "express") : Set.of(),
+        i % 3 == 0 ? Optional.of(Duration.ofMinutes(90).plusNanos(i)) : Optional.empty(),
+        new byte[] {0, (byte) i, (byte) 0xff});
+  }
+
+  private String namespace;
+  private Stowage typedStore;
+  private TypedTable<Order> orders;
+
+  private TypedTable<Order> orders() {
+    if (orders == null) {
+      namespace = kit().freshNamespace();
+      typedStore =
+          kit().storeBuilder(namespace).codecs(CodecContracts.codecsWithFreshKey()).build();
+      table(typedStore, TypedSchema.of(Order.class).spec());
+      orders = typedStore.table(Order.class);
+    }
+    return orders;
+  }
+
+  private static void assertSameOrder(Order got, Order want) {
+    assertThat(got).usingRecursiveComparison().ignoringFields("signature").isEqualTo(want);
+    assertThat(got.signature()).containsExactly(want.signature());
+  }
+
+  private static Order withVersion(Order o, long v) {
+    return new Order(
+        o.tenant(),
+        o.placedAt(),
+        o.status(),
+        o.due(),
+        o.ref(),
+        o.notes(),
+        o.card(),
+        v,
+        o.lines(),
+        o.tags(),
+        o.eta(),
+        o.signature());
+  }
+
+  @Test
+  void recordsRoundTripThroughPutGetBatchAndQuery() {
+    TypedTable<Order> t = orders();
+    List<Order> stored = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      Order o = order("rt", i, Status.OPEN);
+      Order s = t.put(o);
+      assertSameOrder(s, withVersion(o, 1));
+      assertSameOrder(t.get(t.keyOf(o), ReadOptions.CONSISTENT).orElseThrow(), s);
+      stored.add(s);
+    }
+    List<Order> queried = t.queryAll(q -> q.partition("rt").limit(4).consistentRead(true)).toList();
+    assertThat(queried).hasSize(6);
+    for (int i = 0; i < 6; i++) {
+      assertSameOrder(queried.get(i), stored.get(i));
+    }
+    List<Order> batch = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      batch.add(order("batch", i, Status.SHIPPED));
+    }
+    t.batchPut(batch);
+    Map<Key, Order> got =
+        t.batchGet(
+            batch.stream().map(t::keyOf).collect(Collectors.toList()), ReadOptions.CONSISTENT);
+    assertThat(got).hasSize(30);
+    for (Order o : batch) {
+      assertSameOrder(got.get(t.keyOf(o)), o);
+    }
+  }
+
+  @Test
+  void theVersionFieldLocksOptimistically() {
+    TypedTable<Order> t = orders();
+    Order v1 = t.put(order("v", 1, Status.OPEN));
+    Order v2 = t.put(withVersion(order("v", 1, Status.SHIPPED), v1.version()));
+    assertThat(v2.version()).isEqualTo(2);
+    assertThatThrownBy(() -> t.put(v1)).isInstanceOf(ConditionFailedException.class);
+    assertThatThrownBy(() -> t.put(order("v", 1, Status.OPEN)))
+        .isInstanceOf(ConditionFailedException.class);
+    Order v3 = t.update(t.keyOf(v2), t.update().set("status", Status.OPEN).build());
+    assertThat(v3.version()).isEqualTo(3);
+    assertThat(v3.status()).isEqualTo(Status.OPEN);
+    assertThatThrownBy(
+            () -> t.put(order("v", 1, Status.OPEN), t.field("status").eq(Status.SHIPPED)))
+        .isInstanceOf(ConditionFailedException.class);
+    assertThatThrownBy(() -> t.delete(v2)).isInstanceOf(ConditionFailedException.class);
+    assertThat(t.delete(v3)).isTrue();
+    assertThat(t.get(t.keyOf(v3), ReadOptions.CONSISTENT)).isEmpty();
+  }
+
+  @Test
+  void typedPagesWalkBothWaysWithTheSameCursors() {
+    TypedTable<Order> t = orders();
+    List<Order> all = new ArrayList<>();
+    for (int i = 0; i < 23; i++) {
+      all.add(order("pg", i, Status.OPEN));
+    }
+    t.batchPut(all);
+    List<Instant> forward = new ArrayList<>();
+    TypedPage<Order> page = t.query(q -> q.partition("pg").limit(7).consistentRead(true));
+    while (true) {
+      page.items().forEach(o -> forward.add(o.placedAt()));
+      if (!page.hasAfter()) {
+        break;
+      }
+      page = t.page(page.after().orElseThrow());
+    }
+    assertThat(forward).isEqualTo(all.stream().map(Order::placedAt).toList());
+    List<Instant> backward = new ArrayList<>();
+    while (true) {
+      List<Instant> items = new ArrayList<>(page.items().stream().map(Order::placedAt).toList());
+      Collections.reverse(items);
+      backward.addAll(items);
+      if (!page.hasBefore()) {
+        break;
+      }
+      page = t.page(page.before().orElseThrow());
+    }
+    Collections.reverse(backward);
+    assertThat(backward).isEqualTo(forward);
+    List<Instant> descending =
+        t.queryAll(q -> q.partition("pg").descending().limit(5).consistentRead(true))
+            .map(Order::placedAt)
+            .toList();
+    List<Instant> expected = new ArrayList<>(forward);
+    Collections.reverse(expected);
+    assertThat(descending).isEqualTo(expected);
+    assertThat(
+            t.queryAll(
+                    q ->
+                        q.partition("pg")
+                            .sortBetween(T0.plusSeconds(3), T0.plusSeconds(9))
+                            .consistentRead(true))
+                .count())
+        .isEqualTo(7);
+  }
+
+  @Test
+  void aMultiColumnIndexAnswersTypedQueries() {
+    TypedTable<Order> t = orders();
+    List<Order> all = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      all.add(order("ix", i, i % 2 == 0 ? Status.OPEN : Status.SHIPPED));
+    }
+    t.batchPut(all);
+    List<Order> open =
+        t.queryAll(q -> q.index("byStatus").partition(Status.OPEN).limit(5)).toList();
+    assertThat(open).hasSize(6);
+    assertThat(open)
+        .extracting(Order::due)
+        .isSortedAccordingTo(LocalDate::compareTo)
+        .allMatch(d -> d.getMonthValue() == 3);
+    List<Order> day =
+        t.queryAll(
+                q -> q.index("byStatus").partition(Status.SHIPPED).sortEq(LocalDate.of(2026, 3, 4)))
+            .toList();
+    assertThat(day).hasSize(1);
+    assertThat(day.get(0).ref()).isEqualTo(new UUID(0, 3));
+    List<Order> upTo =
+        t.queryAll(
+                q ->
+                    q.index("byStatus")
+                        .partition(Status.OPEN)
+                        .sortLe(LocalDate.of(2026, 3, 5), new UUID(0, 4))
+                        .descending())
+            .toList();
+    assertThat(upTo)
+        .extracting(Order::ref)
+        .containsExactly(new UUID(0, 4), new UUID(0, 2), new UUID(0, 0));
+  }
+
+  @Test
+  void compressedAndEncryptedFieldsAreEncodedOnTheBackend() {
+    TypedTable<Order> t = orders();
+    Order o = t.put(order("codec", 1, Status.OPEN));
+    var spec = t.table().spec();
+    TableLayout layout =
+        new TableLayout(
+            new TableRef(namespace, spec.name()),
+            spec.keySchema(),
+            spec.indexes().stream().map(IndexLayout::of).toList());
+    Item raw = driver().get(layout, t.keyOf(o), true).orElseThrow().item();
+    assertThat(raw.get("card").type()).isEqualTo(AttributeType.BINARY);
+    assertThat(raw.get("notes").type()).isEqualTo(AttributeType.BINARY);
+    assertThat(raw.getBinary("notes").size()).isLessThan(o.notes().length() / 4);
+    assertThat(flatten(raw.attributes().values())).doesNotContain(CARD);
+    assertSameOrder(t.get(t.keyOf(o), ReadOptions.CONSISTENT).orElseThrow(), o);
+  }
+
+  private static String flatten(java.util.Collection<AttributeValue> values) {
+    StringBuilder sb = new StringBuilder();
+    for (AttributeValue v : values) {
+      if (v instanceof AttributeValue.StringValue s) {
+        sb.append(s.value()).append('\n');
+      } else if (v instanceof AttributeValue.BinaryValue b) {
+        sb.append(new String(b.value().toByteArray(), StandardCharsets.ISO_8859_1)).append('\n');
+      } else if (v instanceof AttributeValue.ListValue l) {
+        sb.append(flatten(l.values()));
+      } else if (v instanceof AttributeValue.MapValue m) {
+        sb.append(flatten(m.values().values()));
+      }
+    }
+    return sb.toString();
+  }
+}
