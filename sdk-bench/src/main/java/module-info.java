@@ -6,6 +6,10 @@
 open module dev.stowage.bench {
   requires dev.stowage;
   requires dev.stowage.dynamodb;
+  requires dev.stowage.azure;
+  requires dev.stowage.datastore;
+  // sdk-test has no module descriptor: its automatic module, for the emulators.
+  requires sdk.test;
   requires dev.stowage.migrate;
   requires jmh.core;
   requires java.management;
