@@ -199,6 +199,26 @@ class MirrorRowsTest {
   }
 
   @Test
+  void aDriverThatNeverOpenedTheTableReadsItsRecordOnce() {
+    store.ensureTable(spec("lazymirr", true));
+    try (AzureTablesDriver fresh = AzureTablesDriver.of(service)) {
+      dev.stowage.spi.TableLayout layout =
+          new dev.stowage.spi.TableLayout(
+              new TableRef(store.namespace(), "lazymirr"), FEED, List.of(), null, false);
+      // The schema record, then the transaction of item and mirror row and the read-back.
+      assertThat(
+              requests(
+                  () -> fresh.put(layout, item("f", 1), dev.stowage.spi.Expectation.ANY, false)))
+          .isEqualTo(3);
+      assertThat(
+              requests(
+                  () -> fresh.put(layout, item("f", 2), dev.stowage.spi.Expectation.ANY, false)))
+          .isEqualTo(2);
+    }
+    assertThat(rowKeys("lazymirr")).filteredOn(k -> k.startsWith("r")).hasSize(2);
+  }
+
+  @Test
   void aTableWithoutMirrorRowsRefusesASpecDeclaringThem() {
     store.ensureTable(spec("nomirr", false)).put(item("f", 1));
     try (Stowage other =

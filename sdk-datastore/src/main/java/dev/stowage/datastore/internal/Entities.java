@@ -185,6 +185,14 @@ public final class Entities {
     return templates.size();
   }
 
+  /**
+   * The stored item of an entity that is no longer stored (replaced or deleted), without
+   * remembering it as a template.
+   */
+  public StoredItem replaced(TableLayout table, Entity entity) {
+    return decode(table, entity);
+  }
+
   private StoredItem decode(TableLayout table, Entity entity) {
     Map<String, AttributeValue> attrs = new LinkedHashMap<>();
     String keyAttribute = null;

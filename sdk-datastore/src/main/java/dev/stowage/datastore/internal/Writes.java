@@ -214,7 +214,7 @@ public final class Writes {
 
   private Optional<StoredItem> previous(TableLayout table, Entity previous, boolean wanted) {
     return wanted && previous != null
-        ? Optional.of(entities.fromEntity(table, previous))
+        ? Optional.of(entities.replaced(table, previous))
         : Optional.empty();
   }
 
