@@ -8,8 +8,8 @@ open module dev.stowage.bench {
   requires dev.stowage.dynamodb;
   requires dev.stowage.azure;
   requires dev.stowage.datastore;
-  // sdk-test has no module descriptor: its automatic module, for the emulators.
-  requires sdk.test;
+  // The emulators (Azurite, the Firestore emulator) for the Azure and Datastore benchmarks.
+  requires dev.stowage.test;
   requires dev.stowage.migrate;
   requires jmh.core;
   requires java.management;
