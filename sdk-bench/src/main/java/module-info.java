@@ -6,6 +6,10 @@
 open module dev.stowage.bench {
   requires dev.stowage;
   requires dev.stowage.dynamodb;
+  requires dev.stowage.azure;
+  requires dev.stowage.datastore;
+  // The emulators (Azurite, the Firestore emulator) for the Azure and Datastore benchmarks.
+  requires dev.stowage.test;
   requires dev.stowage.migrate;
   requires jmh.core;
   requires java.management;
@@ -24,8 +28,4 @@ open module dev.stowage.bench {
   requires DynamoDBLocal;
   // DynamoDB Local's own API throws the v1 SDK's exceptions.
   requires aws.java.sdk.core;
-  // Datastore and Azure Tables on their emulators (OverflowPutComparison; the emulators are
-  // started through sdk-test, which has no module descriptor, by reflection).
-  requires dev.stowage.datastore;
-  requires dev.stowage.azure;
 }

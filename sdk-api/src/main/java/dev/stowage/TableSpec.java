@@ -34,6 +34,7 @@ public final class TableSpec {
   private final String versionAttribute;
   private final int idempotencyWindow;
   private final String adoptedName;
+  private final boolean descendingQueries;
 
   private TableSpec(Builder b) {
     this.name = b.name;
@@ -43,6 +44,7 @@ public final class TableSpec {
     this.versionAttribute = b.versionAttribute;
     this.idempotencyWindow = b.idempotencyWindow;
     this.adoptedName = b.adoptedName;
+    this.descendingQueries = b.descendingQueries;
   }
 
   /** Starts a spec for table {@code name} with the given key schema. */
@@ -109,6 +111,15 @@ public final class TableSpec {
     return adoptedName != null;
   }
 
+  /**
+   * True if the table's partitions are queried in descending sort order often enough that backends
+   * reading only ascending keep what makes such queries cheap (see {@link
+   * Builder#descendingQueries}). Descending queries work on every table either way.
+   */
+  public boolean descendingQueries() {
+    return descendingQueries;
+  }
+
   /** True if some index reads {@code attribute}. */
   public boolean isIndexed(String attribute) {
     return indexes.stream().anyMatch(i -> i.attributes().contains(attribute));
@@ -123,13 +134,21 @@ public final class TableSpec {
         && policies.equals(t.policies)
         && Objects.equals(versionAttribute, t.versionAttribute)
         && idempotencyWindow == t.idempotencyWindow
-        && Objects.equals(adoptedName, t.adoptedName);
+        && Objects.equals(adoptedName, t.adoptedName)
+        && descendingQueries == t.descendingQueries;
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(
-        name, keySchema, indexes, policies, versionAttribute, idempotencyWindow, adoptedName);
+        name,
+        keySchema,
+        indexes,
+        policies,
+        versionAttribute,
+        idempotencyWindow,
+        adoptedName,
+        descendingQueries);
   }
 
   @Override
@@ -143,6 +162,7 @@ public final class TableSpec {
         + ", policies="
         + policies
         + (adoptedName == null ? "" : ", adopted=" + adoptedName)
+        + (descendingQueries ? ", descendingQueries" : "")
         + ")";
   }
 
@@ -155,6 +175,7 @@ public final class TableSpec {
     private String versionAttribute;
     private int idempotencyWindow = 32;
     private String adoptedName;
+    private boolean descendingQueries;
 
     private Builder(String name, KeySchema keySchema) {
       if (!isValidName(name)) {
@@ -254,6 +275,24 @@ public final class TableSpec {
                 + "' must be 1 to 255 characters without control characters");
       }
       this.adoptedName = physicalName;
+      return this;
+    }
+
+    /**
+     * Declares that the table's partitions are queried in descending sort order ({@link
+     * dev.stowage.query.Query.Builder#descending}) as a regular access path, for example newest
+     * first. Descending queries work on every table; the declaration only changes what a backend
+     * that reads ascending only keeps for them. On Azure Table Storage a declared table keeps a
+     * mirror row per item, so a descending page costs two requests and each put of an item with a
+     * sort key becomes a two-entity transaction plus a read of the written item; an undeclared
+     * table writes each item with one request and answers a descending page by reading the range's
+     * keys from its lower end up to the page (docs/azure.md, "Descending queries and their cost").
+     * DynamoDB, Datastore and the memory driver read either direction natively and ignore it. The
+     * declaration is part of an Azure table's stored layout: a table created without it cannot be
+     * opened with it. Tables without a sort key have nothing to order.
+     */
+    public Builder descendingQueries() {
+      this.descendingQueries = true;
       return this;
     }
 

@@ -168,7 +168,8 @@ public final class StowageCore {
         ref,
         spec.keySchema(),
         spec.indexes().stream().map(IndexLayout::of).toList(),
-        spec.adoptedName().orElse(null));
+        spec.adoptedName().orElse(null),
+        spec.descendingQueries());
   }
 
   /** Drops a table and its overflow blobs. */

@@ -13,11 +13,24 @@ import java.util.Optional;
  * @param adoptedName for an adopted table (see {@link dev.stowage.TableSpec.Builder#adopt}), the
  *     backend's own table name, to use as it is with the backend's native key layout; null for a
  *     table Stowage lays out itself
+ * @param descendingQueries true if the spec {@linkplain
+ *     dev.stowage.TableSpec.Builder#descendingQueries declares} descending queries as a regular
+ *     access path: a driver whose backend reads ascending only may keep extra rows for them
  */
 public record TableLayout(
-    TableRef ref, KeySchema keySchema, List<IndexLayout> indexes, String adoptedName) {
+    TableRef ref,
+    KeySchema keySchema,
+    List<IndexLayout> indexes,
+    String adoptedName,
+    boolean descendingQueries) {
   public TableLayout {
     indexes = List.copyOf(indexes);
+  }
+
+  /** A table without the descending-queries declaration. */
+  public TableLayout(
+      TableRef ref, KeySchema keySchema, List<IndexLayout> indexes, String adoptedName) {
+    this(ref, keySchema, indexes, adoptedName, false);
   }
 
   /** A table Stowage lays out itself. */

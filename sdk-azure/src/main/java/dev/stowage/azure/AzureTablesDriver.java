@@ -48,8 +48,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Each logical table maps to one Azure table (plus one for its index entries); keys of every
  * Stowage type are encoded into PartitionKey and RowKey order-preservingly; items with a sort key
- * keep a mirror row for descending queries; secondary indexes are maintained as index entities with
- * read repair; transactions cover one partition of one table. {@code docs/azure.md} describes every
+ * of a table whose spec declares {@link dev.stowage.TableSpec.Builder#descendingQueries} keep a
+ * mirror row for descending queries; secondary indexes are maintained as index entities with read
+ * repair; transactions cover one partition of one table. {@code docs/azure.md} describes every
  * encoding and its costs.
  *
  * <p>An adopted table ({@link dev.stowage.TableSpec.Builder#adopt}) is an existing Azure table used
@@ -243,6 +244,7 @@ public final class AzureTablesDriver implements StorageDriver {
   @Override
   public void dropTable(TableRef table) {
     tables.drop(table);
+    store.forgetTemplates();
   }
 
   @Override

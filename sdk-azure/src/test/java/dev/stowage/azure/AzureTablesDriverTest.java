@@ -35,6 +35,8 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class AzureTablesDriverTest {
   static AzureTablesDriver driver;
@@ -166,9 +168,11 @@ class AzureTablesDriverTest {
         null, (dev.stowage.item.KeyValue) partition, range, desc, limit, start, true);
   }
 
-  @Test
-  void numberSortKeysInBothDirectionsWithRangesAndResume() {
-    TableLayout t = table(NUMBER_SORT);
+  @ParameterizedTest(name = "descendingQueries declared: {0}")
+  @ValueSource(booleans = {false, true})
+  void numberSortKeysInBothDirectionsWithRangesAndResume(boolean declared) {
+    TableLayout t = declared ? Layouts.descending(NUMBER_SORT) : Layouts.layout(NUMBER_SORT);
+    driver.ensureTable(t);
     List<BigDecimal> values = new ArrayList<>();
     for (String v :
         List.of("-1000", "-2.5", "-2", "-0.001", "0", "0.001", "1", "1.5", "10", "1E+20")) {
@@ -219,9 +223,11 @@ class AzureTablesDriverTest {
     }
   }
 
-  @Test
-  void batchesOverTheTransactionLimitAndMissingDeletes() {
-    TableLayout t = table(BINARY_SORT);
+  @ParameterizedTest(name = "descendingQueries declared: {0}")
+  @ValueSource(booleans = {false, true})
+  void batchesOverTheTransactionLimitAndMissingDeletes(boolean declared) {
+    TableLayout t = declared ? Layouts.descending(BINARY_SORT) : Layouts.layout(BINARY_SORT);
+    driver.ensureTable(t);
     AttributeValue p = AttributeValue.of(new byte[] {1, 2});
     List<WriteOp> ops = new ArrayList<>();
     List<Key> keys = new ArrayList<>();

@@ -29,6 +29,12 @@ final class Layouts {
     return layout("", schema, indexes);
   }
 
+  /** A fresh layout whose spec declares descending queries (mirror rows on Azure). */
+  static TableLayout descending(KeySchema schema, IndexSpec... indexes) {
+    TableLayout l = layout(schema, indexes);
+    return new TableLayout(l.ref(), l.keySchema(), l.indexes(), null, true);
+  }
+
   static IndexSpec index(String name) {
     return IndexSpec.of(name, List.of("a"), List.of("b"));
   }

@@ -46,8 +46,9 @@ class NativeInteropTest {
   private static final UUID ID = UUID.fromString("3f2504e0-4f89-11d3-9a0c-0305e82c3301");
   private static final OffsetDateTime BORN =
       OffsetDateTime.of(2024, 5, 1, 12, 34, 56, 123456700, ZoneOffset.UTC);
-  private static final List<String> TABLES = List.of("people", "events", "indexed");
+  private static final List<String> TABLES = List.of("people", "events", "feed", "indexed");
   private static final Map<String, Table> STOWAGE = new LinkedHashMap<>();
+  private static final Map<String, TableSpec> SPECS = new LinkedHashMap<>();
   private static final Map<String, TableClient> NATIVE = new LinkedHashMap<>();
   private static Stowage stowage;
 
@@ -57,21 +58,28 @@ class NativeInteropTest {
     String namespace = "ni" + Long.toString(System.nanoTime() % 100_000, 36);
     stowage =
         Stowage.builder(AzureTablesDriver.fromConnectionString(conn)).namespace(namespace).build();
-    // No sort key (single-entity writes), a sort key (item and mirror row in one transaction),
-    // and an index (writes read the replaced version and write conditionally).
+    // No sort key and a sort key (single-entity writes), a sort key with descending queries
+    // declared (item and mirror row in one transaction), and an index (writes read the replaced
+    // version and write conditionally).
     STOWAGE.put(
         "people",
-        stowage.ensureTable(
-            TableSpec.builder("people", KeySchema.of("id", AttributeType.STRING)).build()));
+        ensure(TableSpec.builder("people", KeySchema.of("id", AttributeType.STRING)).build()));
     STOWAGE.put(
         "events",
-        stowage.ensureTable(
+        ensure(
             TableSpec.builder(
                     "events", KeySchema.of("id", AttributeType.STRING, "at", AttributeType.NUMBER))
                 .build()));
     STOWAGE.put(
+        "feed",
+        ensure(
+            TableSpec.builder(
+                    "feed", KeySchema.of("id", AttributeType.STRING, "at", AttributeType.NUMBER))
+                .descendingQueries()
+                .build()));
+    STOWAGE.put(
         "indexed",
-        stowage.ensureTable(
+        ensure(
             TableSpec.builder("indexed", KeySchema.of("id", AttributeType.STRING))
                 .index(IndexSpec.of("byName", List.of("Name"), List.of("Age")))
                 .build()));
@@ -88,6 +96,11 @@ class NativeInteropTest {
     stowage.close();
   }
 
+  private static Table ensure(TableSpec spec) {
+    SPECS.put(spec.name(), spec);
+    return stowage.ensureTable(spec);
+  }
+
   private static Table table(String t) {
     return STOWAGE.get(t);
   }
@@ -97,7 +110,7 @@ class NativeInteropTest {
   }
 
   private static boolean sorted(String t) {
-    return t.equals("events");
+    return t.equals("events") || t.equals("feed");
   }
 
   private static Key key(String t, String id) {
@@ -185,7 +198,7 @@ class NativeInteropTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"people", "events", "indexed"})
+  @ValueSource(strings = {"people", "events", "feed", "indexed"})
   void nativeEntitiesSurviveAGetAndPutUntouched(String t) {
     nativeTable(t).upsertEntity(nativePerson(t, "put"));
     Map<String, Object> before = nativeProperties(t, "put");
@@ -196,7 +209,7 @@ class NativeInteropTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"people", "events", "indexed"})
+  @ValueSource(strings = {"people", "events", "feed", "indexed"})
   void nativeEntitiesSurviveAnUpdateOfOneAttributeUntouched(String t) {
     nativeTable(t).upsertEntity(nativePerson(t, "upd"));
     Map<String, Object> before = nativeProperties(t, "upd");
@@ -209,12 +222,38 @@ class NativeInteropTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"people", "events", "indexed"})
+  @ValueSource(strings = {"people", "events", "feed", "indexed"})
   void nativeEntitiesSurviveABatchPutUntouched(String t) {
     nativeTable(t).upsertEntity(nativePerson(t, "batch"));
     Map<String, Object> before = nativeProperties(t, "batch");
     table(t).batchPut(List.of(table(t).get(key(t, "batch")).orElseThrow()));
     assertThat(nativeProperties(t, "batch")).isEqualTo(before);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"people", "events", "feed"})
+  void aPutOfAnItemReadThroughAnotherDriverIsABlindOverwriteWithStowagesTypes(String t) {
+    nativeTable(t).upsertEntity(nativePerson(t, "blind"));
+    Item read;
+    try (Stowage other =
+        Stowage.builder(
+                AzureTablesDriver.fromConnectionString(
+                    Emulators.shared().azurite().connectionString()))
+            .namespace(stowage.namespace())
+            .build()) {
+      read = other.table(SPECS.get(t)).get(key(t, "blind")).orElseThrow();
+    }
+    // This driver never read the entity, so it remembers no template: Stowage's own types.
+    table(t).put(read);
+    Map<String, Object> after = nativeProperties(t, "blind");
+    assertThat(after.get("Age")).isEqualTo(42L);
+    assertThat(after.get("Born")).isInstanceOf(String.class);
+    assertThat(table(t).get(key(t, "blind")).orElseThrow()).isEqualTo(read);
+    // Written back by the driver that read it, the types it read stay.
+    nativeTable(t).upsertEntity(nativePerson(t, "blind"));
+    Map<String, Object> before = nativeProperties(t, "blind");
+    table(t).put(table(t).get(key(t, "blind")).orElseThrow());
+    assertThat(nativeProperties(t, "blind")).isEqualTo(before);
   }
 
   @Test

@@ -194,6 +194,7 @@ public final class DatastoreDriver implements StorageDriver {
   @Override
   public void dropTable(TableRef table) {
     catalog.drop(table);
+    entities.forgetTemplates();
   }
 
   @Override

@@ -228,6 +228,31 @@ class NativeInteropTest {
   }
 
   @Test
+  void aPutOfAnItemReadThroughAnotherDriverIsABlindOverwriteInStowagesOwnForm() {
+    DS.put(nativePlace("blind"));
+    Item read;
+    try (Stowage other = Stowage.builder(DatastoreDriver.of(DS)).namespace(namespace).build()) {
+      read =
+          other
+              .table(TableSpec.builder(KIND, KeySchema.of("id", AttributeType.STRING)).build())
+              .get(Key.of("blind"))
+              .orElseThrow();
+    }
+    // This driver never read the entity, so it remembers no template: the put is one commit and
+    // writes Stowage's own types (a timestamp becomes its string, an integral double a number).
+    table.put(read);
+    Entity e = DS.get(nativeKey("blind"));
+    assertThat(prop(e, "created")).isInstanceOf(StringValue.class);
+    assertThat(prop(e, "whole").getType()).isEqualTo(com.google.cloud.datastore.ValueType.LONG);
+    assertThat(table.get(Key.of("blind")).orElseThrow()).isEqualTo(read);
+    // Written back by the driver that read it: the types it read stay.
+    DS.put(nativePlace("blind"));
+    table.put(table.get(Key.of("blind")).orElseThrow());
+    assertThat(prop(DS.get(nativeKey("blind")), "created"))
+        .isEqualTo(prop(nativePlace("blind"), "created"));
+  }
+
+  @Test
   void nativeEntitiesSurviveAnUpdateOfOneAttributeUntouched() {
     DS.put(nativePlace("upd"));
     Map<String, Value<?>> before = nativeProperties("upd");

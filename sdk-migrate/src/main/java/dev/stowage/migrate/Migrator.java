@@ -177,12 +177,16 @@ public final class Migrator {
     spec.indexes().forEach(b::index);
     spec.policies().forEach(b::policy);
     spec.versionAttribute().ifPresent(b::versionAttribute);
+    if (spec.descendingQueries()) {
+      b.descendingQueries();
+    }
     return b.build();
   }
 
   private static TableLayout layout(TableRef ref, TableSpec spec) {
     List<IndexLayout> indexes = spec.indexes().stream().map(IndexLayout::of).toList();
-    return new TableLayout(ref, spec.keySchema(), indexes, spec.adoptedName().orElse(null));
+    return new TableLayout(
+        ref, spec.keySchema(), indexes, spec.adoptedName().orElse(null), spec.descendingQueries());
   }
 
   private static Checkpoint.Side side(StorageDriver driver, String location, TableLayout layout) {

@@ -125,7 +125,9 @@ public final class DatastoreEmulator implements AutoCloseable {
     List<String> command = new ArrayList<>();
     command.add(EmulatorFiles.java());
     command.add("-cp");
-    command.add(EmulatorFiles.ownCodeSource() + File.pathSeparator + jar);
+    // The emulator's jar first: when this class comes from a fat jar (a benchmark's), the
+    // libraries bundled there (protobuf among them) must not shadow the emulator's own copies.
+    command.add(jar + File.pathSeparator + EmulatorFiles.ownCodeSource());
     command.add(ParentWatch.class.getName());
     command.addAll(mainAndArgs);
     ChildProcess p = ChildProcess.start(name, command, hint);

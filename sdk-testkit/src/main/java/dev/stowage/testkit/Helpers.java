@@ -47,9 +47,16 @@ final class Helpers {
     return TableSpec.builder(name, KeySchema.of("p", partition, "s", sort)).build();
   }
 
-  /** A table keyed by string "p" and number "s". */
+  /**
+   * A table keyed by string "p" and number "s", queried both ways as a feed: its spec declares
+   * {@link TableSpec.Builder#descendingQueries}, as an application paging newest first would.
+   * Tables of {@link #spec} do not, so the kit walks descending pages both with and without it.
+   */
   static TableSpec pnSpec(String name) {
-    return spec(name, AttributeType.STRING, AttributeType.NUMBER);
+    return TableSpec.builder(
+            name, KeySchema.of("p", AttributeType.STRING, "s", AttributeType.NUMBER))
+        .descendingQueries()
+        .build();
   }
 
   /** An item of a (p, s) table with extra string attributes given as name, value pairs. */

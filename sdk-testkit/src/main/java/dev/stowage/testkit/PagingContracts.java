@@ -70,6 +70,26 @@ abstract class PagingContracts extends Contract {
   }
 
   @Test
+  void descendingPagesNeedNoDeclarationInTheSpec() {
+    Table t = table(Helpers.spec("pageundecl", AttributeType.STRING, AttributeType.NUMBER));
+    List<Item> all = loadFeed(t, Math.min(scale().pagingItems(), 300));
+    PageWalker walker = new PageWalker(t);
+    for (int limit : new int[] {100, 7}) {
+      Query q = Query.partition("feed").limit(limit).consistentRead(true).build();
+      walker.walkBothWays(q.toBuilder().descending().build(), reversed(all));
+    }
+    Query range =
+        Query.partition("feed")
+            .sort(SortCondition.between(num(100), num(199)))
+            .descending()
+            .limit(7)
+            .build();
+    walker.walkBothWays(range, reversed(all.subList(100, 200)));
+    Query below = Query.partition("feed").sort(SortCondition.lt(num(5))).descending().build();
+    assertThat(t.queryAll(below).toList()).containsExactlyElementsOf(reversed(all.subList(0, 5)));
+  }
+
+  @Test
   void pagesWithinASortRangeStayInsideIt() {
     Table t = table(pnSpec("pagerange"));
     List<Item> all = loadFeed(t, 500);

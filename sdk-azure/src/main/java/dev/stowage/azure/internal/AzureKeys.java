@@ -16,8 +16,9 @@ import java.util.List;
  * <ul>
  *   <li>Item: PartitionKey {@code k} + enc(partition); RowKey {@code k} + enc(sort), or just {@code
  *       k} for tables without a sort key.
- *   <li>Mirror (tables with a sort key): same PartitionKey; RowKey {@code r} + reverse(enc(sort)),
- *       so an ascending scan of the mirror rows is the descending order of the items.
+ *   <li>Mirror (tables with a sort key that keep mirror rows, see {@link Tables#mirrored}): same
+ *       PartitionKey; RowKey {@code r} + reverse(enc(sort)), so an ascending scan of the mirror
+ *       rows is the descending order of the items.
  *   <li>Index entry (index table): PartitionKey {@code <index name>.} + enc(index partition);
  *       forward RowKey {@code k} + C, reverse RowKey {@code r} + reverse(C), where C = enc(index
  *       sort) {@code !} K {@code !} nonce and K, the key part, is enc(item partition) [{@code !}
@@ -64,11 +65,6 @@ public final class AzureKeys {
       return "";
     }
     return checkNative(layout, nativeString(layout, key.sortOrNull(), "sort"), "sort key");
-  }
-
-  /** True if items of {@code layout} have mirror rows (Stowage's layout with a sort key). */
-  public static boolean mirrored(TableLayout layout) {
-    return !layout.adopted() && layout.keySchema().hasSort();
   }
 
   /**

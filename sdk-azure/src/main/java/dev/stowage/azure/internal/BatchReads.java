@@ -105,7 +105,7 @@ public final class BatchReads {
       last = e.getRowKey();
       Key k = wanted.remove(last);
       if (k != null) {
-        found.put(k, ItemStore.row(layout, k, e));
+        found.put(k, queries.store().read(layout, k, e));
       }
     }
     // Keys up to the last row read are answered (found, or absent); so is everything once the

@@ -15,6 +15,7 @@ import dev.stowage.spi.TableRef;
 import dev.stowage.spi.TxOp;
 import dev.stowage.spi.WriteOp;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,14 +65,23 @@ public final class Batches {
     if (!layout.indexes().isEmpty()) {
       return batchWriteIndexed(layout, writes);
     }
-    // The replaced entities are the templates of the properties' EDM types.
-    List<Key> templates = new ArrayList<>();
+    // The templates of the properties' EDM types, as for single puts (ItemWriter): remembered ones,
+    // and on adopted tables the entities read for the others.
+    Map<Key, Map<String, Object>> templates = new HashMap<>();
+    List<Key> unknown = new ArrayList<>();
     for (WriteOp w : writes) {
-      if (w instanceof WriteOp.Put p && EntityCodec.needsTemplate(layout, p.item())) {
-        templates.add(w.key());
+      if (w instanceof WriteOp.Put) {
+        Map<String, Object> t = store.template(layout, w.key());
+        if (t != null) {
+          templates.put(w.key(), t);
+        } else if (layout.adopted()) {
+          unknown.add(w.key());
+        }
       }
     }
-    Map<Key, Row> previous = templates.isEmpty() ? Map.of() : reads.rows(layout, templates);
+    if (!unknown.isEmpty()) {
+      reads.rows(layout, unknown).forEach((k, r) -> templates.put(k, r.properties()));
+    }
     Map<String, List<ItemActions>> byPartition = new LinkedHashMap<>();
     for (WriteOp w : writes) {
       Key key = w.key();
@@ -79,7 +89,7 @@ public final class Batches {
           .computeIfAbsent(AzureKeys.partitionKey(layout, key.partition()), k -> new ArrayList<>())
           .add(
               w instanceof WriteOp.Put p
-                  ? putActions(layout, key, p.item(), null, previous.get(key))
+                  ? putActions(layout, key, p.item(), null, templates.get(key))
                   : deleteActions(layout, key));
     }
     submitByPartition(layout, byPartition);
@@ -110,7 +120,9 @@ public final class Batches {
       if (w instanceof WriteOp.Put p) {
         String nonce = IndexEntries.newNonce();
         fresh.addAll(IndexEntries.entries(layout, key, p.item(), nonce));
-        actions = putActions(layout, key, p.item(), nonce, replaced);
+        actions =
+            putActions(
+                layout, key, p.item(), nonce, replaced == null ? null : replaced.properties());
       } else if (replaced != null) {
         actions = deleteActions(layout, key);
       } else {
@@ -139,7 +151,10 @@ public final class Batches {
     Parallel.run(
         executor,
         transactions,
-        actions -> submitDroppingMissingDeletes(client, actions, layout.ref()));
+        actions -> {
+          submitDroppingMissingDeletes(client, actions, layout.ref());
+          store.applied(layout, actions);
+        });
   }
 
   /**
@@ -172,12 +187,12 @@ public final class Batches {
   private record ItemActions(List<TableTransactionAction> actions, long bytes) {}
 
   private ItemActions putActions(
-      TableLayout layout, Key key, Item item, String nonce, Row replaced) {
-    TableEntity e = ItemStore.entity(layout, key, item, nonce, replaced);
+      TableLayout layout, Key key, Item item, String nonce, Map<String, Object> template) {
+    TableEntity e = ItemStore.entity(layout, key, item, nonce, template);
     TableTransactionAction put =
         new TableTransactionAction(TableTransactionActionType.UPSERT_REPLACE, e);
     long bytes = sizes.itemBytes(item);
-    if (!AzureKeys.mirrored(layout)) {
+    if (!tables.mirrored(layout)) {
       return new ItemActions(List.of(put), bytes);
     }
     return new ItemActions(
@@ -188,12 +203,12 @@ public final class Batches {
         bytes);
   }
 
-  private static ItemActions deleteActions(TableLayout layout, Key key) {
+  private ItemActions deleteActions(TableLayout layout, Key key) {
     String pk = AzureKeys.partitionKey(layout, key.partition());
     TableTransactionAction delete =
         new TableTransactionAction(
             TableTransactionActionType.DELETE, new TableEntity(pk, AzureKeys.rowKey(layout, key)));
-    if (!AzureKeys.mirrored(layout)) {
+    if (!tables.mirrored(layout)) {
       return new ItemActions(List.of(delete), 1024);
     }
     return new ItemActions(

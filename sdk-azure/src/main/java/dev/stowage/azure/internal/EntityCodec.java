@@ -79,29 +79,6 @@ public final class EntityCodec {
     return props;
   }
 
-  /**
-   * True if writing {@code item} into {@code layout} needs the stored entity as template: on an
-   * adopted table always (its entities may hold copies of their keys, which only the template
-   * shows), elsewhere when {@link #mayKeepTypes} says so.
-   */
-  public static boolean needsTemplate(dev.stowage.spi.TableLayout layout, Item item) {
-    return layout.adopted() || mayKeepTypes(layout.keySchema(), item);
-  }
-
-  /**
-   * True if writing {@code item} may depend on the stored entity's EDM types: it has a non-key
-   * string or number (the only values another type can hold).
-   */
-  public static boolean mayKeepTypes(KeySchema schema, Item item) {
-    for (Map.Entry<String, AttributeValue> e : item.attributes().entrySet()) {
-      if (!schema.isKeyAttribute(e.getKey())
-          && (e.getValue() instanceof StringValue || e.getValue() instanceof NumberValue)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   /** An attribute as an Azure property name and SDK value, as Stowage types it. */
   public static Property property(String name, AttributeValue value) {
     return property(name, value, null);

@@ -19,15 +19,72 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Reads and writes single items: the item entity plus, on tables with a sort key, its mirror row in
- * the same partition, written together in one entity-group transaction so they never disagree.
- * Adopted tables have no mirror rows, so every write is a single request.
+ * Reads and writes single items: the item entity plus, on tables that keep mirror rows ({@link
+ * Tables#mirrored}), its mirror row in the same partition, written together in one entity-group
+ * transaction so they never disagree. Tables without mirror rows take a single request per write.
+ * Every entity read or written passes through {@link Templates}, the write templates of the
+ * entities most recently seen.
  */
 public final class ItemStore {
   private final Tables tables;
+  private final Templates templates = new Templates();
 
   public ItemStore(Tables tables) {
     this.tables = tables;
+  }
+
+  /** The tables this store writes to. */
+  Tables tables() {
+    return tables;
+  }
+
+  /**
+   * The template remembered for the entity of {@code key}, or null (see {@link Templates}): a map
+   * (possibly empty) when this driver read or wrote the entity recently.
+   */
+  public Map<String, Object> template(TableLayout layout, Key key) {
+    return templates.get(
+        layout, AzureKeys.partitionKey(layout, key.partition()), AzureKeys.rowKey(layout, key));
+  }
+
+  /** Entities whose templates are remembered (for tests). */
+  int templatesRemembered() {
+    return templates.size();
+  }
+
+  /**
+   * Updates the remembered templates after {@code actions} were applied: entities written are
+   * remembered as written, deleted ones forgotten; token checks (empty merges) change nothing.
+   */
+  void applied(TableLayout layout, List<TableTransactionAction> actions) {
+    for (TableTransactionAction a : actions) {
+      TableEntity e = a.getEntity();
+      switch (a.getActionType()) {
+        case DELETE -> templates.forget(layout, e.getPartitionKey(), e.getRowKey());
+        case UPDATE_MERGE, UPSERT_MERGE -> {}
+        default ->
+            templates.remember(layout, e.getPartitionKey(), e.getRowKey(), e.getProperties());
+      }
+    }
+  }
+
+  /** Forgets every template (a table was dropped). */
+  public void forgetTemplates() {
+    templates.clear();
+  }
+
+  /** Decodes an item entity whose key is known and remembers its template. */
+  public Row read(TableLayout layout, Key key, TableEntity e) {
+    Row r = row(layout, key, e);
+    templates.remember(layout, e.getPartitionKey(), e.getRowKey(), r.properties());
+    return r;
+  }
+
+  /** Decodes an item entity from a query and remembers its template. */
+  public Row read(TableLayout layout, TableEntity e) {
+    Row r = row(layout, e);
+    templates.remember(layout, e.getPartitionKey(), e.getRowKey(), r.properties());
+    return r;
   }
 
   /** Point read. */
@@ -37,7 +94,7 @@ public final class ItemStore {
     String rk = AzureKeys.rowKey(layout, key);
     try {
       Response<TableEntity> r = client.getEntityWithResponse(pk, rk, null, null, null);
-      return Optional.of(row(layout, key, r.getValue()));
+      return Optional.of(read(layout, key, r.getValue()));
     } catch (RuntimeException e) {
       if (AzureErrors.status(e) == 404 && !AzureErrors.code(e).equals("TableNotFound")) {
         return Optional.empty();
@@ -72,13 +129,20 @@ public final class ItemStore {
    */
   public static TableEntity entity(
       TableLayout layout, Key key, Item item, String nonce, Row replaced) {
+    return entity(layout, key, item, nonce, replaced == null ? null : replaced.properties());
+  }
+
+  /**
+   * The entity of an item, with its nonce property when given, written over an entity whose
+   * properties (or {@link Templates template}) are {@code template} (or null): properties keep
+   * their EDM types where they hold the new values.
+   */
+  public static TableEntity entity(
+      TableLayout layout, Key key, Item item, String nonce, Map<String, Object> template) {
     TableEntity e =
         new TableEntity(
             AzureKeys.partitionKey(layout, key.partition()), AzureKeys.rowKey(layout, key));
-    e.getProperties()
-        .putAll(
-            EntityCodec.properties(
-                layout.keySchema(), item, replaced == null ? null : replaced.properties()));
+    e.getProperties().putAll(EntityCodec.properties(layout.keySchema(), item, template));
     if (nonce != null) {
       e.addProperty(EntityCodec.NONCE, nonce);
     }
@@ -88,19 +152,27 @@ public final class ItemStore {
   /**
    * Writes an item under {@code expect}; returns the new ETag.
    *
-   * <p>Tables without mirror rows (no sort key, or adopted), and updates under a token (the item,
-   * hence its mirror row, exists), take one request whose response carries the ETag. Creating or
-   * upserting an item with a sort key writes item and mirror row in one transaction; the Tables SDK
-   * does not expose the ETags of transaction actions, so the item is read back and its nonce
-   * compared: if another writer replaced it meanwhile, the returned token is one that matches no
-   * version, so a compare-and-set with it fails as it must.
+   * <p>Tables without mirror rows (no sort key, adopted, or not declaring descending queries), and
+   * updates under a token (the item, hence its mirror row, exists), take one request whose response
+   * carries the ETag. Creating or upserting an item on a table with mirror rows writes item and
+   * mirror row in one transaction; Azure's transaction responses carry no ETags (Azurite's none at
+   * all, the SDK's no parsed ones), so the item is read back and its nonce compared: if another
+   * writer replaced it meanwhile, the returned token is one that matches no version, so a
+   * compare-and-set with it fails as it must. The written entity's template is remembered.
    */
   public String put(TableLayout layout, Key key, TableEntity entity, Expectation expect) {
+    String etag = write(layout, key, entity, expect);
+    templates.remember(
+        layout, entity.getPartitionKey(), entity.getRowKey(), entity.getProperties());
+    return etag;
+  }
+
+  private String write(TableLayout layout, Key key, TableEntity entity, Expectation expect) {
     TableClient client = tables.data(layout);
     String what = "writing " + key + " to " + layout.ref();
     rejectSuperseded(expect, what);
     try {
-      if (!AzureKeys.mirrored(layout) || expect instanceof Expectation.Token) {
+      if (!tables.mirrored(layout) || expect instanceof Expectation.Token) {
         Response<Void> r = putSingle(client, entity, expect);
         return etag(r.getHeaders().getValue(HttpHeaderName.ETAG));
       }
@@ -149,14 +221,22 @@ public final class ItemStore {
     String rk = AzureKeys.rowKey(layout, key);
     String what = "deleting " + key + " from " + layout.ref();
     rejectSuperseded(expect, what);
+    templates.forget(layout, pk, rk);
     TableEntity target = new TableEntity(pk, rk);
     boolean ifUnchanged = expect instanceof Expectation.Token;
     if (ifUnchanged) {
       target.addProperty("odata.etag", ((Expectation.Token) expect).token());
     }
     try {
-      if (!AzureKeys.mirrored(layout)) {
-        client.deleteEntityWithResponse(target, ifUnchanged, null, null);
+      if (!tables.mirrored(layout)) {
+        // The SDK answers a 404 of a single delete with a response instead of an error.
+        Response<Void> r = client.deleteEntityWithResponse(target, ifUnchanged, null, null);
+        if (r != null && r.getStatusCode() == 404) {
+          if (expect instanceof Expectation.Any) {
+            return false;
+          }
+          throw new ConditionFailedException(what + " failed: the item does not exist");
+        }
       } else {
         client.submitTransaction(
             List.of(

@@ -9,6 +9,7 @@ import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.WriteResult;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -23,6 +24,12 @@ import java.util.Optional;
  * <p>When the replaced item matters (indexes, or the caller wants it back), an {@link
  * Expectation#ANY} write reads the item and writes conditionally on that version, repeating on a
  * lost race, so the replaced item is known exactly.
+ *
+ * <p>Otherwise a put is one write. Its template (the EDM types of the properties it replaces, and
+ * copies of the key) is the one {@link Templates} remembers from the last read or write of the
+ * entity through this driver; an entity it does not remember is written with Stowage's own types on
+ * Stowage's own tables, where Stowage wrote it or the application replaces it without reading it,
+ * and read first on adopted tables, which other tools write.
  */
 public final class ItemWriter {
   private static final int MAX_ATTEMPTS = 16;
@@ -43,15 +50,18 @@ public final class ItemWriter {
     Key key = layout.keySchema().keyOf(item);
     boolean indexed = !layout.indexes().isEmpty();
     if (!indexed && (!returnPrevious || expect instanceof Expectation.Any)) {
-      // The stored entity is the template of the properties' EDM types; a write racing in
-      // between only changes which template is used. It is also the previous item returned, as
-      // read before the write (see StorageDriver#put).
-      Row replaced =
-          returnPrevious || EntityCodec.needsTemplate(layout, item)
-              ? store.get(layout, key).orElse(null)
-              : null;
+      // The template of the properties' EDM types is the entity this driver last read or wrote; a
+      // write racing in between only changes which template is used. A caller that needs the
+      // previous item (a blob store is configured) reads it first, and it is the template too: the
+      // previous item is then as read just before the write (see StorageDriver#put).
+      Row replaced = returnPrevious ? store.get(layout, key).orElse(null) : null;
+      Map<String, Object> template =
+          replaced != null ? replaced.properties() : store.template(layout, key);
+      if (template == null && !returnPrevious && layout.adopted()) {
+        template = store.get(layout, key).map(Row::properties).orElse(null);
+      }
       String etag =
-          store.put(layout, key, ItemStore.entity(layout, key, item, null, replaced), expect);
+          store.put(layout, key, ItemStore.entity(layout, key, item, null, template), expect);
       return new WriteResult(
           returnPrevious ? Optional.ofNullable(replaced).map(Row::stored) : Optional.empty(), etag);
     }

@@ -16,6 +16,7 @@ import dev.stowage.spi.Position;
 import dev.stowage.spi.QueryResult;
 import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.TableLayout;
+import dev.stowage.spi.TableRef;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -34,27 +35,31 @@ import java.util.concurrent.ExecutorService;
  *
  * <ul>
  *   <li>Ascending primary queries read item rows directly: one request per page.
- *   <li>Descending primary queries read the mirror rows (RowKey only) of the page, then the item
- *       rows between the page's smallest and largest sort value in one ascending query: two
- *       requests per page. Items deleted in between are dropped; the mirror and the item are
- *       written atomically, so no other inconsistency is possible.
+ *   <li>Descending primary queries on tables with mirror rows ({@link Tables#mirrored}) read the
+ *       mirror rows (RowKey only) of the page, then the item rows between the page's smallest and
+ *       largest sort value in one ascending query: two requests per page. Items deleted in between
+ *       are dropped; the mirror and the item are written atomically, so no other inconsistency is
+ *       possible.
+ *   <li>Descending primary queries on tables without mirror rows (and on adopted tables) read the
+ *       RowKeys of the range ascending up to the page's start, keeping the last {@code limit + 1},
+ *       then the page's entities in one request (see {@link #descendingByKeys}).
  *   <li>Index queries read index rows (forward or reverse) in order and verify each hit with a
  *       point read of the item (in parallel): a hit counts only if the item's nonce and synthesized
  *       values match the entry; otherwise the entry is garbage, skipped and deleted (read repair).
- *   <li>On adopted tables (no mirror rows) ascending queries are one request per page; a descending
- *       page reads the RowKeys of the range ascending up to the page's start, keeping the last
- *       {@code limit + 1}, then the page's entities in one request (see {@link
- *       #adoptedDescending}).
+ *   <li>On adopted tables ascending queries are one request per page.
  * </ul>
  */
 public final class Queries {
   private static final int MAX_TOP = 1000;
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Queries.class);
 
   private final Tables tables;
   private final ItemStore store;
   private final IndexEntries index;
   private final ExecutorService executor;
   private final BatchReads batchReads;
+  private final java.util.Set<TableRef> toldAboutDescending =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   public Queries(Tables tables, ItemStore store, IndexEntries index, ExecutorService executor) {
     this.tables = tables;
@@ -62,6 +67,11 @@ public final class Queries {
     this.index = index;
     this.executor = executor;
     this.batchReads = new BatchReads(tables, this, executor);
+  }
+
+  /** The item store whose reads this query engine shares. */
+  ItemStore store() {
+    return store;
   }
 
   /** Batch reads over this query engine's point reads. */
@@ -84,7 +94,10 @@ public final class Queries {
         if (layout.adopted()) {
           return descending ? adoptedDescending(layout, q) : adoptedAscending(layout, q);
         }
-        return descending ? primaryDescending(layout, q) : primaryAscending(layout, q);
+        if (!descending) {
+          return primaryAscending(layout, q);
+        }
+        return tables.mirrored(layout) ? primaryDescending(layout, q) : descendingByKeys(layout, q);
       }
       IndexLayout il =
           layout
@@ -110,7 +123,7 @@ public final class Queries {
     List<StoredItem> items = new ArrayList<>();
     Iterator<TableEntity> rows = list(tables.data(layout), range.filter(pk), q.limit() + 1);
     while (rows.hasNext() && items.size() < q.limit()) {
-      items.add(ItemStore.row(layout, rows.next()).stored());
+      items.add(store.read(layout, rows.next()).stored());
     }
     return new QueryResult(items, rows.hasNext());
   }
@@ -154,7 +167,7 @@ public final class Queries {
     for (String rk : rowKeys) {
       TableEntity e = byRowKey.get(rk);
       if (e != null) {
-        items.add(ItemStore.row(layout, e).stored());
+        items.add(store.read(layout, e).stored());
       }
     }
     return items;
@@ -179,7 +192,7 @@ public final class Queries {
           list(tables.data(layout), "PartitionKey eq " + Filters.literal(pk), 2);
       List<StoredItem> items = new ArrayList<>();
       while (rows.hasNext()) {
-        items.add(ItemStore.row(layout, rows.next()).stored());
+        items.add(store.read(layout, rows.next()).stored());
       }
       return new QueryResult(items, false);
     }
@@ -192,7 +205,7 @@ public final class Queries {
       if (prefix != null && !e.getRowKey().startsWith(prefix)) {
         return new QueryResult(items, false);
       }
-      items.add(ItemStore.row(layout, e).stored());
+      items.add(store.read(layout, e).stored());
     }
     boolean more = rows.hasNext() && (prefix == null || rows.next().getRowKey().startsWith(prefix));
     return new QueryResult(items, more);
@@ -213,21 +226,49 @@ public final class Queries {
     if (!AzureKeys.isNative(pk)) {
       return new QueryResult(List.of(), false);
     }
-    String prefix = prefix(q);
-    Iterator<TableEntity> rows =
-        list(tables.data(layout), adoptedFilter(pk, q, true), MAX_TOP, "RowKey");
-    java.util.ArrayDeque<String> last = new java.util.ArrayDeque<>(q.limit() + 1);
+    return lastRowKeys(layout, pk, adoptedFilter(pk, q, true), prefix(q), q.limit());
+  }
+
+  /**
+   * A descending page of a table with a sort key that keeps no mirror rows (its spec did not
+   * declare {@link TableLayout#descendingQueries()}), found as on adopted tables ({@link
+   * #adoptedDescending}): the RowKeys of the item rows of the range below the page's start,
+   * ascending, keeping the last {@code limit + 1}; then the page's entities in one request.
+   */
+  private QueryResult descendingByKeys(TableLayout layout, DriverQuery q) {
+    if (toldAboutDescending.add(layout.ref())) {
+      LOG.info(
+          "descending query on {}, whose spec does not declare descendingQueries: each page reads"
+              + " the keys of the range from its lower end up to the page (docs/azure.md,"
+              + " \"Descending queries and their cost\"); declare it for tables queried this way"
+              + " a lot",
+          layout.ref());
+    }
+    String pk = AzureKeys.partitionKey(layout, q.partition());
+    String filter = RowRange.primaryBelow(q.range(), q.exclusiveStart()).filter(pk);
+    return lastRowKeys(layout, pk, filter, null, q.limit());
+  }
+
+  /**
+   * The page of the last {@code limit} rows matching {@code filter} (and starting with {@code
+   * prefix}, when not null), in descending order: their RowKeys are read ascending, the last {@code
+   * limit + 1} kept, then the page's entities read in one request.
+   */
+  private QueryResult lastRowKeys(
+      TableLayout layout, String pk, String filter, String prefix, int limit) {
+    Iterator<TableEntity> rows = list(tables.data(layout), filter, MAX_TOP, "RowKey");
+    java.util.ArrayDeque<String> last = new java.util.ArrayDeque<>(limit + 1);
     while (rows.hasNext()) {
       String rk = rows.next().getRowKey();
       if (prefix != null && !rk.startsWith(prefix)) {
         break;
       }
       last.addLast(rk);
-      if (last.size() > q.limit() + 1) {
+      if (last.size() > limit + 1) {
         last.removeFirst();
       }
     }
-    boolean more = last.size() > q.limit();
+    boolean more = last.size() > limit;
     if (more) {
       last.removeFirst();
     }
@@ -465,7 +506,7 @@ public final class Queries {
           list(tables.data(layout), filter.isEmpty() ? null : filter.toString(), s.limit() + 1);
       List<StoredItem> items = new ArrayList<>();
       while (rows.hasNext() && items.size() < s.limit()) {
-        items.add(ItemStore.row(layout, rows.next()).stored());
+        items.add(store.read(layout, rows.next()).stored());
       }
       return new QueryResult(items, rows.hasNext());
     } catch (StowageException e) {

@@ -54,6 +54,19 @@ public final class RowRange {
     return r;
   }
 
+  /**
+   * Item rows within {@code range} strictly below {@code start} (or the whole range when it is
+   * null), ascending: the rows a descending page starting after {@code start} is taken from, on a
+   * table without mirror rows.
+   */
+  public static RowRange primaryBelow(KeyRange range, Position start) {
+    RowRange r = primary(range, null, false);
+    if (start != null && start.key().sortOrNull() != null) {
+      r.bound(start.key().sortOrNull(), false, false, false);
+    }
+    return r;
+  }
+
   private void bound(KeyValue v, boolean lower, boolean inclusive, boolean descending) {
     String enc = KeyCodec.encode(v);
     if (!descending) {

@@ -20,7 +20,11 @@ import java.util.stream.Collectors;
  * Table clients, provisioning and the schema record. Each logical table has a data table and, when
  * it has indexes, an index table (see {@link TableNames}). The data table holds a schema entity in
  * partition {@value #META_PARTITION} (outside the item partitions, which all start with {@code k}),
- * so {@code ensureTable} can detect a layout that disagrees with the stored one.
+ * so {@code ensureTable} can detect a layout that disagrees with the stored one. The record also
+ * says whether the table keeps mirror rows for descending queries ({@link #mirrored}): tables with
+ * a sort key created before the choice existed do (their record has no mirror marker), newer ones
+ * only when their spec declared {@link TableLayout#descendingQueries()}. Every writer follows the
+ * record, not its spec, so mirror rows never fall out of step with the items.
  *
  * <p>An adopted table's data table is the application's own Azure table, which holds nothing of
  * Stowage's but the properties of its items; its schema record, when it has indexes, lives in its
@@ -33,8 +37,12 @@ public final class Tables {
   private static final String META_ROW = "schema";
   private static final String META_PROPERTY = "layout";
 
+  /** Suffix of the stored layout of a table with a sort key that keeps no mirror rows. */
+  static final String NO_MIRRORS = " mirrors=none";
+
   private final TableServiceClient service;
   private final Map<String, TableClient> clients = new ConcurrentHashMap<>();
+  private final Map<String, Boolean> mirrored = new ConcurrentHashMap<>();
 
   public Tables(TableServiceClient service) {
     this.service = service;
@@ -66,13 +74,83 @@ public final class Tables {
     return clients.computeIfAbsent(name, service::getTableClient);
   }
 
+  /**
+   * True if items of {@code layout} have mirror rows: a table Stowage lays out, with a sort key,
+   * whose stored record says so. Known from {@link #ensure} or {@link #open}; otherwise the record
+   * is read once.
+   */
+  public boolean mirrored(TableLayout layout) {
+    if (layout.adopted() || !layout.keySchema().hasSort()) {
+      return false;
+    }
+    String name = TableNames.dataTable(layout.ref());
+    Boolean known = mirrored.get(name);
+    if (known != null) {
+      return known;
+    }
+    Object stored;
+    try {
+      stored = data(layout).getEntity(META_PARTITION, META_ROW).getProperty(META_PROPERTY);
+    } catch (RuntimeException e) {
+      if (AzureErrors.status(e) == 404) {
+        throw new NotFoundException(
+            "table " + layout.ref() + " does not exist on Azure (no Stowage schema record)", e);
+      }
+      throw AzureErrors.translate(e, "reading the schema record of " + layout.ref());
+    }
+    return check(layout, stored, "disagrees with its spec");
+  }
+
+  /**
+   * Checks a stored layout against {@code layout} and remembers whether the table keeps mirror
+   * rows.
+   *
+   * @throws InvalidRequestException if the key schema or indexes differ, or the spec declares
+   *     descending queries on a table created without mirror rows
+   */
+  private boolean check(TableLayout layout, Object stored, String disagreement) {
+    String base = describe(layout);
+    String storedText = stored instanceof String t ? t : String.valueOf(stored);
+    boolean storedMirrors = layout.keySchema().hasSort() && !storedText.endsWith(NO_MIRRORS);
+    String storedBase =
+        storedText.endsWith(NO_MIRRORS)
+            ? storedText.substring(0, storedText.length() - NO_MIRRORS.length())
+            : storedText;
+    if (!base.equals(storedBase)) {
+      throw new InvalidRequestException(
+          "table "
+              + layout.ref()
+              + " "
+              + disagreement
+              + ": stored layout "
+              + stored
+              + ", the spec says "
+              + base);
+    }
+    if (layout.descendingQueries() && layout.keySchema().hasSort() && !storedMirrors) {
+      throw new InvalidRequestException(
+          "table "
+              + layout.ref()
+              + " was created without descendingQueries, so it keeps no mirror rows for"
+              + " descending queries, and its spec cannot declare them now: the items written so"
+              + " far have none. Descending queries work on it without the declaration (each page"
+              + " reads the keys of the range up to the page, see docs/azure.md); to have mirror"
+              + " rows, copy the items into a new table whose spec declares descendingQueries"
+              + " (stowage migrate)");
+    }
+    mirrored.put(TableNames.dataTable(layout.ref()), storedMirrors);
+    return storedMirrors;
+  }
+
   /** Creates the tables and schema record, or checks the stored schema. */
   public void ensure(TableLayout layout) {
     if (layout.adopted()) {
       ensureAdopted(layout);
       return;
     }
-    String described = describe(layout);
+    String described =
+        describe(layout)
+            + (layout.keySchema().hasSort() && !layout.descendingQueries() ? NO_MIRRORS : "");
     try {
       service.createTableIfNotExists(TableNames.dataTable(layout.ref()));
       if (!layout.indexes().isEmpty()) {
@@ -83,6 +161,9 @@ public final class Tables {
           new TableEntity(META_PARTITION, META_ROW).addProperty(META_PROPERTY, described);
       try {
         data.createEntity(meta);
+        mirrored.put(
+            TableNames.dataTable(layout.ref()),
+            layout.keySchema().hasSort() && layout.descendingQueries());
         LOG.info(
             "created Azure table {} for {}{}",
             TableNames.dataTable(layout.ref()),
@@ -95,15 +176,7 @@ public final class Tables {
           throw e;
         }
         Object stored = data.getEntity(META_PARTITION, META_ROW).getProperty(META_PROPERTY);
-        if (!described.equals(stored)) {
-          throw new InvalidRequestException(
-              "table "
-                  + layout.ref()
-                  + " exists on Azure with a different layout: stored "
-                  + stored
-                  + ", requested "
-                  + described);
-        }
+        check(layout, stored, "exists on Azure with a different layout");
       }
     } catch (RuntimeException e) {
       throw AzureErrors.translate(e, "creating table " + layout.ref());
@@ -116,7 +189,6 @@ public final class Tables {
       openAdopted(layout);
       return;
     }
-    String described = describe(layout);
     Object stored;
     try {
       stored = data(layout).getEntity(META_PARTITION, META_ROW).getProperty(META_PROPERTY);
@@ -132,15 +204,7 @@ public final class Tables {
       }
       throw AzureErrors.translate(e, "opening table " + layout.ref());
     }
-    if (!described.equals(stored)) {
-      throw new InvalidRequestException(
-          "table "
-              + layout.ref()
-              + " disagrees with its spec: stored layout "
-              + stored
-              + ", the spec says "
-              + described);
-    }
+    check(layout, stored, "disagrees with its spec");
   }
 
   /**
@@ -153,6 +217,7 @@ public final class Tables {
         new String[] {
           TableNames.dataTable(ref), TableNames.indexTable(ref), TableNames.adoptedIndexTable(ref)
         }) {
+      mirrored.remove(name);
       try {
         service.deleteTable(name);
       } catch (RuntimeException e) {
@@ -163,7 +228,10 @@ public final class Tables {
     }
   }
 
-  /** A canonical description of the key schema and indexes. */
+  /**
+   * A canonical description of the key schema and indexes; a stored record adds {@link #NO_MIRRORS}
+   * for a table with a sort key that keeps no mirror rows.
+   */
   static String describe(TableLayout layout) {
     return "key=" + describeKey(layout) + " indexes=" + describeIndexes(layout);
   }

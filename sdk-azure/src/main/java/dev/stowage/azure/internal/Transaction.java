@@ -22,8 +22,9 @@ import java.util.Optional;
  * <p>Puts become CREATE (absent), UPDATE_REPLACE with If-Match (token) or UPSERT_REPLACE (any);
  * deletes become DELETE with or without If-Match; a token check becomes an empty UPDATE_MERGE with
  * If-Match, which verifies the ETag atomically but gives the item a new ETag. Each item with a sort
- * key adds its mirror row. On tables with indexes the new entries are written before and the
- * replaced versions' entries deleted after the transaction, as for single writes.
+ * key adds its mirror row on tables that keep them ({@link Tables#mirrored}). On tables with
+ * indexes the new entries are written before and the replaced versions' entries deleted after the
+ * transaction, as for single writes.
  */
 final class Transaction {
   private final Tables tables;
@@ -40,6 +41,7 @@ final class Transaction {
 
   void run(List<TxOp> ops) {
     boolean indexed = !layout.indexes().isEmpty();
+    boolean mirrored = tables.mirrored(layout);
     List<TableTransactionAction> actions = new ArrayList<>();
     List<IndexEntries.Entry> fresh = new ArrayList<>();
     List<IndexEntries.Entry> stale = new ArrayList<>();
@@ -58,7 +60,7 @@ final class Transaction {
         fresh.addAll(IndexEntries.entries(layout, key, put.item(), nonce));
         TableEntity e = ItemStore.entity(layout, key, put.item(), nonce, previous.orElse(null));
         actions.add(ItemStore.putAction(e, op.expect()));
-        if (AzureKeys.mirrored(layout)) {
+        if (mirrored) {
           actions.add(
               new TableTransactionAction(
                   TableTransactionActionType.UPSERT_REPLACE, ItemStore.mirror(e, key)));
@@ -78,7 +80,7 @@ final class Transaction {
         }
         actions.add(
             new TableTransactionAction(TableTransactionActionType.DELETE, target, ifUnchanged));
-        if (AzureKeys.mirrored(layout)) {
+        if (mirrored) {
           actions.add(
               new TableTransactionAction(
                   TableTransactionActionType.DELETE,
@@ -99,9 +101,7 @@ final class Transaction {
               + Batches.MAX_ACTIONS
               + " actions; this one needs "
               + actions.size()
-              + (AzureKeys.mirrored(layout)
-                  ? " (items with a sort key take two: item and mirror row)"
-                  : ""));
+              + (mirrored ? " (items with a sort key take two: item and mirror row)" : ""));
     }
     if (actions.isEmpty()) {
       return;
@@ -114,6 +114,7 @@ final class Transaction {
       index.deleteQuietly(layout, fresh);
       throw translate(e);
     }
+    store.applied(layout, actions);
     index.deleteQuietly(layout, stale);
   }
 

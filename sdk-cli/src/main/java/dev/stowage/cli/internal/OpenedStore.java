@@ -111,7 +111,8 @@ public final class OpenedStore implements AutoCloseable {
         new TableRef(stowage.namespace(), s.name()),
         s.keySchema(),
         s.indexes().stream().map(IndexLayout::of).toList(),
-        s.adoptedName().orElse(null));
+        s.adoptedName().orElse(null),
+        s.descendingQueries());
   }
 
   @Override

@@ -51,7 +51,8 @@ public final class Specs {
               "encrypted",
               "version",
               "idempotencyWindow",
-              "adopt")
+              "adopt",
+              "descendingQueries")
           .contains(k)) {
         throw new IllegalArgumentException("unknown spec field \"" + k + "\"");
       }
@@ -87,16 +88,24 @@ public final class Specs {
       }
     }
     Object window = m.get("idempotencyWindow");
-    return build(
-        name,
-        (String) m.get("key"),
-        (String) m.get("sort"),
-        indexes,
-        strings(m.get("compressed")),
-        strings(m.get("encrypted")),
-        (String) m.get("version"),
-        window == null ? 0 : ((BigDecimal) window).intValueExact(),
-        (String) m.get("adopt"));
+    TableSpec spec =
+        build(
+            name,
+            (String) m.get("key"),
+            (String) m.get("sort"),
+            indexes,
+            strings(m.get("compressed")),
+            strings(m.get("encrypted")),
+            (String) m.get("version"),
+            window == null ? 0 : ((BigDecimal) window).intValueExact(),
+            (String) m.get("adopt"));
+    Object descending = m.get("descendingQueries");
+    if (descending != null && !(descending instanceof Boolean)) {
+      throw new IllegalArgumentException("\"descendingQueries\" must be true or false");
+    }
+    return Boolean.TRUE.equals(descending)
+        ? copy(spec, spec.name(), spec.adoptedName().orElse(null), true)
+        : spec;
   }
 
   private static List<String> strings(Object o) {
@@ -154,12 +163,16 @@ public final class Specs {
 
   /**
    * {@code spec} under another name and adoption: everything else (key schema, indexes, policies,
-   * version attribute, idempotency window) as it is.
+   * version attribute, idempotency window, descending queries) as it is.
    *
    * @param name the logical table name
    * @param adopt the physical name of an adopted table, or null for a table Stowage lays out
    */
   public static TableSpec derive(TableSpec spec, String name, String adopt) {
+    return copy(spec, name, adopt, spec.descendingQueries());
+  }
+
+  private static TableSpec copy(TableSpec spec, String name, String adopt, boolean descending) {
     TableSpec.Builder b =
         TableSpec.builder(name, spec.keySchema()).idempotencyWindow(spec.idempotencyWindow());
     spec.indexes().forEach(b::index);
@@ -167,6 +180,9 @@ public final class Specs {
     spec.versionAttribute().ifPresent(b::versionAttribute);
     if (adopt != null) {
       b.adopt(adopt);
+    }
+    if (descending) {
+      b.descendingQueries();
     }
     return b.build();
   }

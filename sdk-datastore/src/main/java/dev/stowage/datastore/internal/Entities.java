@@ -38,6 +38,7 @@ public final class Entities {
   private final String projectId;
   private final String databaseId;
   private final Values values;
+  private final Templates templates = new Templates();
 
   /** A mapper for entities of this project and database ("" for the default database). */
   public Entities(String projectId, String databaseId) {
@@ -151,6 +152,48 @@ public final class Entities {
    *     attribute holds a different value than its key
    */
   public StoredItem fromEntity(TableLayout table, Entity entity) {
+    StoredItem item = decode(table, entity);
+    templates.remember(entity);
+    return item;
+  }
+
+  /**
+   * The entity this driver last read or wrote under {@code key}, if it still remembers it: the
+   * template of the next write replacing it (see {@link Templates}), or null.
+   */
+  public Entity template(Key key) {
+    return templates.get(key);
+  }
+
+  /** Remembers an entity just written as the template of the next write replacing it. */
+  public void written(Entity entity) {
+    templates.remember(entity);
+  }
+
+  /** Forgets the template of a deleted entity. */
+  public void deleted(Key key) {
+    templates.forget(key);
+  }
+
+  /** Forgets every template (a table was dropped). */
+  public void forgetTemplates() {
+    templates.clear();
+  }
+
+  /** Entities whose templates are remembered (for tests). */
+  int templatesRemembered() {
+    return templates.size();
+  }
+
+  /**
+   * The stored item of an entity that is no longer stored (replaced or deleted), without
+   * remembering it as a template.
+   */
+  public StoredItem replaced(TableLayout table, Entity entity) {
+    return decode(table, entity);
+  }
+
+  private StoredItem decode(TableLayout table, Entity entity) {
     Map<String, AttributeValue> attrs = new LinkedHashMap<>();
     String keyAttribute = null;
     AttributeValue keyValue = null;

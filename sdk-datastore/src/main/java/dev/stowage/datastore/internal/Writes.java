@@ -48,11 +48,21 @@ public final class Writes {
     String what = "writing " + Entities.describe(table) + " " + table.keySchema().keyOf(item);
     if (expect instanceof Expectation.Any) {
       try {
-        // The stored entity is the template of native value types (see Values), so it is read
-        // outside a transaction: a write racing in between changes no outcome. It is also the
-        // previous item returned, as read before the write (see StorageDriver#put).
-        Entity previous = datastore.get(key);
-        datastore.put(entities.toEntity(table, item, token, previous));
+        // The stored entity is only the template of native value types (see Values): the one this
+        // driver last read or wrote; on an adopted kind, which other applications write, one it
+        // does not remember is read (outside a transaction: a write racing in between changes no
+        // outcome). On Stowage's own kinds an entity it does not remember is written in Stowage's
+        // own form, as a blind overwrite. A caller that needs the previous item (a blob store is
+        // configured) reads it first, and it is the template too: the previous item is then as
+        // read just before the write (see StorageDriver#put).
+        Entity previous = returnPrevious ? datastore.get(key) : null;
+        Entity template = returnPrevious ? previous : entities.template(key);
+        if (template == null && !returnPrevious && table.adopted()) {
+          template = datastore.get(key);
+        }
+        Entity written = entities.toEntity(table, item, token, template);
+        datastore.put(written);
+        entities.written(written);
         return new WriteResult(previous(table, previous, returnPrevious), token);
       } catch (DatastoreException e) {
         throw Errors.translate(what, e);
@@ -65,8 +75,10 @@ public final class Writes {
           try {
             Entity previous = tx.get(key);
             check(expect, previous, what);
-            tx.put(entities.toEntity(table, item, token, previous));
+            Entity written = entities.toEntity(table, item, token, previous);
+            tx.put(written);
             tx.commit();
+            entities.written(written);
             return new WriteResult(previous(table, previous, returnPrevious), token);
           } catch (DatastoreException e) {
             throw Errors.translate(what, e);
@@ -83,6 +95,7 @@ public final class Writes {
     String what = "deleting " + Entities.describe(table) + " " + key;
     if (expect instanceof Expectation.Any && !returnPrevious) {
       try {
+        entities.deleted(dsKey);
         datastore.delete(dsKey);
         return new WriteResult(Optional.empty(), null);
       } catch (DatastoreException e) {
@@ -100,6 +113,7 @@ public final class Writes {
               tx.delete(dsKey);
             }
             tx.commit();
+            entities.deleted(dsKey);
             return new WriteResult(previous(table, previous, returnPrevious), null);
           } catch (DatastoreException e) {
             throw Errors.translate(what, e);
@@ -112,29 +126,43 @@ public final class Writes {
   /** Applies unconditional writes in one non-transactional commit. */
   public BatchWriteResult batch(TableLayout table, List<WriteOp> writes) {
     try {
-      List<Key> putKeys = new ArrayList<>();
+      // The replaced entities are the templates of native value types (see Values), as for
+      // single puts: the remembered ones, and on an adopted kind the others read.
+      Map<Key, Entity> previous = new HashMap<>();
+      List<Key> unknown = new ArrayList<>();
       for (WriteOp w : writes) {
         if (w instanceof WriteOp.Put) {
-          putKeys.add(entities.key(table, w.key()));
+          Key key = entities.key(table, w.key());
+          Entity t = entities.template(key);
+          if (t != null) {
+            previous.put(key, t);
+          } else if (table.adopted()) {
+            unknown.add(key);
+          }
         }
       }
-      // The replaced entities are the templates of native value types (see Values).
-      Map<Key, Entity> previous = new HashMap<>();
-      if (!putKeys.isEmpty()) {
+      if (!unknown.isEmpty()) {
         datastore
-            .get(putKeys.toArray(new Key[0]))
+            .get(unknown.toArray(new Key[0]))
             .forEachRemaining(e -> previous.put(e.getKey(), e));
       }
       Batch batch = datastore.newBatch();
+      List<Entity> written = new ArrayList<>();
+      List<Key> deleted = new ArrayList<>();
       for (WriteOp w : writes) {
         Key key = entities.key(table, w.key());
         if (w instanceof WriteOp.Put p) {
-          batch.put(entities.toEntity(table, p.item(), Entities.newToken(), previous.get(key)));
+          Entity e = entities.toEntity(table, p.item(), Entities.newToken(), previous.get(key));
+          batch.put(e);
+          written.add(e);
         } else {
           batch.delete(key);
+          deleted.add(key);
         }
       }
+      deleted.forEach(entities::deleted);
       batch.submit();
+      written.forEach(entities::written);
       return BatchWriteResult.DONE;
     } catch (DatastoreException e) {
       throw Errors.translate("batch write to " + Entities.describe(table), e);
@@ -159,6 +187,7 @@ public final class Writes {
     Transaction tx = datastore.newTransaction();
     try {
       Map<Key, Entity> current = new HashMap<>();
+      List<Entity> written = new ArrayList<>();
       Iterator<Entity> found = tx.get(keys.toArray(new Key[0]));
       found.forEachRemaining(e -> current.put(e.getKey(), e));
       for (int i = 0; i < ops.size(); i++) {
@@ -166,15 +195,19 @@ public final class Writes {
         String what = "transaction on " + op.table() + " " + op.key();
         check(op.expect(), current.get(keys.get(i)), what);
         if (op instanceof TxOp.Put p) {
-          tx.put(
+          Entity e =
               entities.toEntity(
-                  byRef.get(p.table()), p.item(), Entities.newToken(), current.get(keys.get(i))));
+                  byRef.get(p.table()), p.item(), Entities.newToken(), current.get(keys.get(i)));
+          tx.put(e);
+          written.add(e);
         } else if (op instanceof TxOp.Delete) {
           tx.delete(keys.get(i));
+          entities.deleted(keys.get(i));
         }
         // A Check was verified above; the transaction keeps it true until commit.
       }
       tx.commit();
+      written.forEach(entities::written);
       return null;
     } catch (DatastoreException e) {
       throw Errors.translate("transaction of " + ops.size() + " operations", e);
@@ -185,7 +218,7 @@ public final class Writes {
 
   private Optional<StoredItem> previous(TableLayout table, Entity previous, boolean wanted) {
     return wanted && previous != null
-        ? Optional.of(entities.fromEntity(table, previous))
+        ? Optional.of(entities.replaced(table, previous))
         : Optional.empty();
   }
 
