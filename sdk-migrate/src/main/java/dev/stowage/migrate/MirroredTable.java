@@ -361,7 +361,9 @@ public final class MirroredTable implements Table {
         a.tooYoung() + b.tooYoung(),
         a.orphaned() + b.orphaned(),
         a.deleted() + b.deleted(),
-        a.bytesDeleted() + b.bytesDeleted());
+        a.bytesDeleted() + b.bytesDeleted(),
+        a.elapsed().plus(b.elapsed()),
+        a.done() && b.done());
   }
 
   /** Configures a {@link MirroredTable}; not thread-safe. */
