@@ -82,7 +82,7 @@ final class DeleteJobRunner extends JobLoop<DeleteJob.Progress> implements Delet
   }
 
   private Pager.Fetched read(CursorState from) {
-    return new Pager(t).fetch(from, options.pageSize(), keysOnly);
+    return new Pager(t).fetch(from, options.pageSize(), keysOnly, true);
   }
 
   /** Sends the deletes of a page in batches, each followed by the release of its blobs. */
