@@ -5,21 +5,20 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * Deletes everything a query matches, page by page, with a rate limit and progress reports. Items
- * are deleted before their overflow blobs. Interrupted (by an exception, a crash or {@link
- * Progress#resumeToken()} being saved and the process stopped), it resumes from the last token with
- * {@link Table#resumeDelete}; already-deleted items are not counted twice.
+ * Deletes everything a query matches, page by page, with a rate limit and progress reports. A page
+ * is read with only what a delete needs (keys, overflow pointers, the attributes a filter tests);
+ * its items are deleted in batches sent in parallel ({@link #WRITERS} at a time) while the next
+ * page is read, and each item before its overflow blob. Interrupted (by {@link #cancel}, an
+ * exception, a crash or {@link Progress#resumeToken()} being saved and the process stopped), it
+ * resumes from the last token with {@link Table#resumeDelete}: a token is reported only once every
+ * item up to it is deleted, so already-deleted items are not counted twice.
  *
- * <p>A job is run by one thread at a time.
+ * <p>A job is run by one thread at a time; it has the shape of every {@link Job}.
  */
-public interface DeleteJob {
+public interface DeleteJob extends Job<DeleteJob.Progress> {
 
-  /**
-   * Runs to completion.
-   *
-   * @return the final progress
-   */
-  Progress run();
+  /** How many delete batches a job sends at once. */
+  int WRITERS = 4;
 
   /**
    * Options for a delete job.
@@ -31,8 +30,12 @@ public interface DeleteJob {
    */
   record Options(
       double maxItemsPerSecond, int pageSize, boolean dryRun, Consumer<Progress> onProgress) {
-    /** No rate limit, pages of 100, reports nowhere. */
-    public static final Options DEFAULT = new Options(0, 100, false, null);
+    /**
+     * No rate limit, pages of 1,000 (the largest: a page's batches go out in parallel and the job
+     * waits for the slowest of them before its report, so fewer, larger pages keep the writers
+     * busier), reports nowhere.
+     */
+    public static final Options DEFAULT = new Options(0, 1000, false, null);
 
     public Options {
       if (maxItemsPerSecond < 0 || Double.isNaN(maxItemsPerSecond)) {
@@ -75,5 +78,6 @@ public interface DeleteJob {
       long blobsDeleted,
       Duration elapsed,
       boolean done,
-      String resumeToken) {}
+      String resumeToken)
+      implements JobProgress {}
 }

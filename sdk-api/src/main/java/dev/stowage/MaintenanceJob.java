@@ -13,12 +13,9 @@ import java.util.function.Consumer;
  * are never overwritten; an item that changed is read again. Interrupted, a job resumes from the
  * token its last progress report carried.
  *
- * <p>A job is run by one thread at a time.
+ * <p>A job is run by one thread at a time; it has the shape of every {@link Job}.
  */
-public interface MaintenanceJob {
-
-  /** Runs to completion and returns the final progress. */
-  Progress run();
+public interface MaintenanceJob extends Job<MaintenanceJob.Progress> {
 
   /**
    * Options for a maintenance job.
@@ -45,6 +42,11 @@ public interface MaintenanceJob {
     /** These options with a progress listener. */
     public Options withProgress(Consumer<Progress> listener) {
       return new Options(maxItemsPerSecond, pageSize, dryRun, Objects.requireNonNull(listener));
+    }
+
+    /** These options with a rate limit in items scanned per second. */
+    public Options withRateLimit(double itemsPerSecond) {
+      return new Options(itemsPerSecond, pageSize, dryRun, onProgress);
     }
 
     /** These options as a dry run. */
@@ -84,7 +86,8 @@ public interface MaintenanceJob {
       long skipped,
       Duration elapsed,
       boolean done,
-      String resumeToken) {
+      String resumeToken)
+      implements JobProgress {
 
     /** Progress without index findings (stale, missing and skipped all 0). */
     public Progress(

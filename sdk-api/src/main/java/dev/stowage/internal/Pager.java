@@ -234,10 +234,34 @@ final class Pager {
    * @param projection attributes to return, or null for all
    */
   Fetched fetch(CursorState st, int want, Set<String> projection) {
+    return fetch(st, want, projection, false);
+  }
+
+  /**
+   * {@link #fetch(CursorState, int, Set)}, asking the driver, when {@code narrow}, for only the
+   * attributes the page needs: the projection's and the filter's, the keys, the overflow pointer
+   * (the stored items keep it, for jobs that release blobs), and for an index its stored and source
+   * attributes (to check each hit). Items of such a page hold no other attribute.
+   */
+  Fetched fetch(CursorState st, int want, Set<String> projection, boolean narrow) {
     Query q = st.query();
     QueryPlan plan = QueryPlan.of(t.spec, q, t.shared.driver.limits(t.layout));
     Out out =
         new Out(q, needed(q.filter().orElse(null), projection, plan.index()), projection, want);
+    if (narrow && out.needed != null) {
+      Set<String> fetched = new HashSet<>(out.needed);
+      fetched.add(t.spec.keySchema().partitionName());
+      t.spec.keySchema().sortName().ifPresent(fetched::add);
+      fetched.add(OverflowHandler.POINTER_ATTRIBUTE);
+      if (plan.index() != null) {
+        fetched.addAll(plan.index().attributes());
+        fetched.add(plan.layout().partitionAttribute());
+        if (plan.layout().sortAttribute() != null) {
+          fetched.add(plan.layout().sortAttribute());
+        }
+      }
+      out.fetched = Set.copyOf(fetched);
+    }
     if (!plan.matchesNothing()) {
       if (plan.index() == null) {
         fetchPrimary(st, plan, out);
@@ -259,6 +283,8 @@ final class Pager {
     final List<Item> items = new ArrayList<>();
     final List<Position> positions = new ArrayList<>();
     final List<StoredItem> stored = new ArrayList<>();
+    // The attributes asked of the driver, or null for whole items.
+    Set<String> fetched;
 
     Out(Query q, Set<String> needed, Set<String> projection, int want) {
       this.q = q;
@@ -337,7 +363,8 @@ final class Pager {
               !st.towardAfter(),
               out.ask(),
               cursor,
-              q.consistentRead());
+              q.consistentRead(),
+              out.fetched);
       QueryResult r = driverQuery(dq);
       more = r.more() && !r.items().isEmpty();
       List<Item> restored = restoreAll(r.items(), out.needed);
@@ -431,7 +458,8 @@ final class Pager {
               descending,
               out.ask(),
               start,
-              q.consistentRead());
+              q.consistentRead(),
+              out.fetched);
       QueryResult r = driverQuery(dq);
       more = r.more() && !r.items().isEmpty();
       List<StoredItem> items = r.items();
@@ -517,7 +545,8 @@ final class Pager {
               false,
               1000,
               from,
-              out.q.consistentRead());
+              out.q.consistentRead(),
+              out.fetched);
       QueryResult r = driverQuery(dq);
       for (StoredItem s : r.items()) {
         Key key = t.spec.keySchema().keyOf(s.item());

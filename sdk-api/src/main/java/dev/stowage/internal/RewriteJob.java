@@ -23,15 +23,28 @@ import java.util.Map;
  * java.util.List, String, boolean)}), and an item that cannot be written back at all is skipped and
  * logged. The resume token carries the counts.
  */
-final class RewriteJob implements MaintenanceJob {
+final class RewriteJob extends JobLoop<MaintenanceJob.Progress> implements MaintenanceJob {
   private final CoreTable t;
   private final Options options;
   private CursorState state;
+  private long scanned;
+  private long rewritten;
+  private long stale;
+  private long missing;
+  private long skipped;
+  private long scannedThisRun;
 
   RewriteJob(CoreTable t, CursorState state, Options options) {
+    super(options.maxItemsPerSecond(), options.onProgress());
     this.t = t;
     this.state = state;
     this.options = options;
+    this.scanned = state.matched();
+    this.rewritten = state.deleted();
+    CursorState.Findings f = state.findings();
+    this.stale = f.stale();
+    this.missing = f.missing();
+    this.skipped = f.skipped();
   }
 
   static CursorState startState(CoreTable t, int job) {
@@ -53,73 +66,71 @@ final class RewriteJob implements MaintenanceJob {
   }
 
   @Override
-  public Progress run() {
-    long start = System.nanoTime();
-    long scanned = state.matched();
-    long rewritten = state.deleted();
-    CursorState.Findings f = state.findings();
-    long stale = f.stale();
-    long missing = f.missing();
-    long skipped = f.skipped();
-    long scannedThisRun = 0;
-    while (true) {
-      Key after = state.anchor() == null ? null : state.anchor().key();
-      DriverScan ds = new DriverScan(options.pageSize(), after, true);
-      t.shared.metrics.queries.increment();
-      QueryResult page = t.shared.retrier.call(() -> t.shared.driver.scan(t.layout, ds));
-      for (StoredItem s : page.items()) {
-        Key key = t.spec.keySchema().keyOf(s.item());
-        scanned++;
-        scannedThisRun++;
-        after = key;
-        if (state.job() == CursorState.REENCRYPT) {
-          if (!underOldKeys(s.item())) {
-            continue;
-          }
-        } else {
-          StoredForm.IndexState found = t.form.indexState(s.item(), key);
-          if (found == StoredForm.IndexState.CURRENT) {
-            continue;
-          }
-          if (found == StoredForm.IndexState.STALE) {
-            stale++;
-          } else {
-            missing++;
-          }
+  protected boolean step() {
+    Key after = state.anchor() == null ? null : state.anchor().key();
+    DriverScan ds = new DriverScan(options.pageSize(), after, true);
+    t.shared.metrics.queries.increment();
+    QueryResult page = t.shared.retrier.call(() -> t.shared.driver.scan(t.layout, ds));
+    for (StoredItem s : page.items()) {
+      Key key = t.spec.keySchema().keyOf(s.item());
+      scanned++;
+      scannedThisRun++;
+      after = key;
+      if (state.job() == CursorState.REENCRYPT) {
+        if (!underOldKeys(s.item())) {
+          continue;
         }
-        if (options.dryRun() || rewrite(key)) {
-          rewritten++;
+      } else {
+        StoredForm.IndexState found = t.form.indexState(s.item(), key);
+        if (found == StoredForm.IndexState.CURRENT) {
+          continue;
+        }
+        if (found == StoredForm.IndexState.STALE) {
+          stale++;
         } else {
-          skipped++;
+          missing++;
         }
       }
-      boolean done = page.items().isEmpty() || !page.more();
-      if (after != null) {
-        state = state.at(true, new Position(after, null), false);
+      if (options.dryRun() || rewrite(key)) {
+        rewritten++;
+      } else {
+        skipped++;
       }
-      state =
-          state
-              .withCounts(scanned, rewritten, 0)
-              .withFindings(new CursorState.Findings(stale, missing, skipped));
-      Progress p = progress(scanned, rewritten, stale, missing, skipped, start, done);
-      String counts = scanned + " scanned, " + rewritten + " rewritten";
-      if (state.job() != CursorState.REENCRYPT) {
-        counts += " (" + stale + " stale, " + missing + " missing, " + skipped + " skipped)";
-      } else if (skipped > 0) {
-        counts += ", " + skipped + " skipped";
-      }
-      JobLog.progress(name(), t.ref, done, counts);
-      if (options.onProgress() != null) {
-        options.onProgress().accept(p);
-      }
-      if (done) {
-        return p;
-      }
-      pace(start, scannedThisRun);
     }
+    if (after != null) {
+      state = state.at(true, new Position(after, null), false);
+    }
+    state =
+        state
+            .withCounts(scanned, rewritten, 0)
+            .withFindings(new CursorState.Findings(stale, missing, skipped));
+    return page.items().isEmpty() || !page.more();
   }
 
-  private String name() {
+  @Override
+  protected long unitsThisRun() {
+    return scannedThisRun;
+  }
+
+  @Override
+  protected Object target() {
+    return t.ref;
+  }
+
+  @Override
+  protected String counts(Progress p) {
+    String counts = p.scanned() + " scanned, " + p.rewritten() + " rewritten";
+    if (state.job() != CursorState.REENCRYPT) {
+      counts +=
+          " (" + p.stale() + " stale, " + p.missing() + " missing, " + p.skipped() + " skipped)";
+    } else if (p.skipped() > 0) {
+      counts += ", " + p.skipped() + " skipped";
+    }
+    return counts;
+  }
+
+  @Override
+  protected String name() {
     String job =
         switch (state.job()) {
           case CursorState.REENCRYPT -> "re-encryption";
@@ -157,33 +168,9 @@ final class RewriteJob implements MaintenanceJob {
     return false;
   }
 
-  private void pace(long startNanos, long done) {
-    if (options.maxItemsPerSecond() <= 0) {
-      return;
-    }
-    long dueMillis = (long) (done / options.maxItemsPerSecond() * 1000);
-    long waitMillis = dueMillis - (System.nanoTime() - startNanos) / 1_000_000;
-    if (waitMillis > 0) {
-      Retrier.sleep(Duration.ofMillis(waitMillis));
-    }
-  }
-
-  private Progress progress(
-      long scanned,
-      long rewritten,
-      long stale,
-      long missing,
-      long skipped,
-      long startNanos,
-      boolean done) {
+  @Override
+  protected Progress progress(Duration elapsed, boolean done) {
     return new Progress(
-        scanned,
-        rewritten,
-        stale,
-        missing,
-        skipped,
-        Duration.ofNanos(System.nanoTime() - startNanos),
-        done,
-        t.shared.sealer.seal(state));
+        scanned, rewritten, stale, missing, skipped, elapsed, done, t.shared.sealer.seal(state));
   }
 }

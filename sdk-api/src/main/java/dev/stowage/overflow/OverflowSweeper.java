@@ -1,5 +1,7 @@
 package dev.stowage.overflow;
 
+import dev.stowage.Job;
+import dev.stowage.JobProgress;
 import dev.stowage.RetryPolicy;
 import dev.stowage.internal.Metrics;
 import dev.stowage.internal.Retrier;
@@ -14,6 +16,7 @@ import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -40,19 +43,24 @@ import java.util.stream.Stream;
  *         .run();
  * }</pre>
  *
- * <p>A sweeper is immutable and thread-safe, but runs of the same prefix should not overlap (they
- * would only duplicate work). Blob store calls run under a {@link RetryPolicy} ({@link
- * RetryPolicy#DEFAULT} unless {@link Builder#retryPolicy} sets another; a listing that fails
- * part-way is listed again, skipping the blobs already seen). Errors left after the last attempt,
- * and errors of the item enumeration, propagate (for example {@link
+ * <p>A sweeper is a {@link Job} like Stowage's other jobs: progress reports to a listener and to
+ * the log, an optional rate limit, {@link #cancel}; its reports carry no resume token, since a run
+ * starts over cheaply and deletes only what is still orphaned.
+ *
+ * <p>A sweeper is immutable (but for cancelling its runs) and thread-safe, but runs of the same
+ * prefix should not overlap (they would only duplicate work). Blob store calls run under a {@link
+ * RetryPolicy} ({@link RetryPolicy#DEFAULT} unless {@link Builder#retryPolicy} sets another; a
+ * listing that fails part-way is listed again, skipping the blobs already seen). Errors left after
+ * the last attempt, and errors of the item enumeration, propagate (for example {@link
  * dev.stowage.ThrottledException}); counts up to that point have been reported to the progress
  * listener.
  */
-public final class OverflowSweeper {
+public final class OverflowSweeper implements Job<OverflowSweeper.Report> {
   /** The grace period used unless another is set: one hour. */
   public static final Duration DEFAULT_GRACE_PERIOD = Duration.ofHours(1);
 
   private final Builder b;
+  private final Set<SweepRun> running = ConcurrentHashMap.newKeySet();
 
   private OverflowSweeper(Builder b) {
     this.b = b;
@@ -88,9 +96,13 @@ public final class OverflowSweeper {
     return SweepRun.referencedBlob(storedItem);
   }
 
-  /** Runs the sweep once and returns its counts. */
+  /**
+   * Runs the sweep once and returns its counts; {@link Report#done()} is false if it was cancelled.
+   */
+  @Override
   public Report run() {
-    return new SweepRun(
+    SweepRun run =
+        new SweepRun(
             new RetryingBlobs(b.store, new Retrier(b.retryPolicy, new Metrics())),
             b.prefix,
             b.liveItems,
@@ -99,9 +111,25 @@ public final class OverflowSweeper {
             b.dryRun,
             b.clock,
             b.deleteBatchSize,
+            b.maxBlobsPerSecond,
             b.progress,
-            b.onOrphan)
-        .run();
+            b.onOrphan);
+    running.add(run);
+    try {
+      return run.run();
+    } finally {
+      running.remove(run);
+    }
+  }
+
+  /**
+   * Stops the runs in progress after their current page (up to 1,000 blobs listed or one delete
+   * batch); they return a report that is not done. A sweep does not resume: run it again, it is
+   * idempotent. Runs started afterwards are not affected.
+   */
+  @Override
+  public void cancel() {
+    running.forEach(SweepRun::cancel);
   }
 
   /**
@@ -116,6 +144,8 @@ public final class OverflowSweeper {
    * @param orphaned unreferenced blobs older than the cutoff (deleted unless dry run)
    * @param deleted orphans deleted
    * @param bytesDeleted total size of the deleted orphans
+   * @param elapsed time spent in this run
+   * @param done true once the whole prefix was listed (false in running reports and if cancelled)
    */
   public record Report(
       String prefix,
@@ -126,7 +156,42 @@ public final class OverflowSweeper {
       long tooYoung,
       long orphaned,
       long deleted,
-      long bytesDeleted) {}
+      long bytesDeleted,
+      Duration elapsed,
+      boolean done)
+      implements JobProgress {
+
+    /** A finished sweep's counts, with no time recorded. */
+    public Report(
+        String prefix,
+        boolean dryRun,
+        Instant cutoff,
+        long listed,
+        long referenced,
+        long tooYoung,
+        long orphaned,
+        long deleted,
+        long bytesDeleted) {
+      this(
+          prefix,
+          dryRun,
+          cutoff,
+          listed,
+          referenced,
+          tooYoung,
+          orphaned,
+          deleted,
+          bytesDeleted,
+          Duration.ZERO,
+          true);
+    }
+
+    /** Always null: a sweep does not resume, it runs again from the start (it is idempotent). */
+    @Override
+    public String resumeToken() {
+      return null;
+    }
+  }
 
   /** Configures a sweeper; not thread-safe. */
   public static final class Builder {
@@ -138,6 +203,7 @@ public final class OverflowSweeper {
     private boolean dryRun;
     private Clock clock = Clock.systemUTC();
     private int deleteBatchSize = 100;
+    private double maxBlobsPerSecond;
     private Consumer<Report> progress = r -> {};
     private Consumer<BlobStore.BlobInfo> onOrphan = b -> {};
     private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
@@ -206,7 +272,22 @@ public final class OverflowSweeper {
       return this;
     }
 
-    /** Receives running counts after each delete batch and a final report; called on the runner. */
+    /**
+     * The rate limit in blobs listed per second, or 0 (the default) for none. Deletes follow the
+     * listing, so they are paced too.
+     */
+    public Builder maxBlobsPerSecond(double blobsPerSecond) {
+      if (blobsPerSecond < 0 || Double.isNaN(blobsPerSecond)) {
+        throw new IllegalArgumentException("maxBlobsPerSecond must be 0 (none) or positive");
+      }
+      this.maxBlobsPerSecond = blobsPerSecond;
+      return this;
+    }
+
+    /**
+     * Receives running counts after each delete batch and every 1,000 blobs listed, and a final
+     * report; called on the runner.
+     */
     public Builder progress(Consumer<Report> listener) {
       this.progress = Objects.requireNonNull(listener, "listener");
       return this;

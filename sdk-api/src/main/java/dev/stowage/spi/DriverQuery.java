@@ -2,6 +2,7 @@ package dev.stowage.spi;
 
 import dev.stowage.item.KeyValue;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A query of one partition of a table or index, as the core hands it to a driver.
@@ -29,7 +30,13 @@ import java.util.Objects;
  * @param descending reverse order
  * @param limit most items to return, at least 1
  * @param exclusiveStart resume after this position, or null to start at the range's edge
+ *     <p>{@code attributes}, when not null, names every attribute the core will look at in the
+ *     items returned (it includes the key attributes, the index's attributes and Stowage's reserved
+ *     ones the core needs): a driver may return only those, as a read with a projection, to send
+ *     and parse less; it may also ignore it and return whole items. Order, limits and positions are
+ *     unaffected.
  * @param consistentRead strongly consistent read where the backend offers it
+ * @param attributes the attributes the core needs from each item, or null for whole items
  */
 public record DriverQuery(
     String index,
@@ -38,12 +45,26 @@ public record DriverQuery(
     boolean descending,
     int limit,
     Position exclusiveStart,
-    boolean consistentRead) {
+    boolean consistentRead,
+    Set<String> attributes) {
   public DriverQuery {
     Objects.requireNonNull(partition, "partition");
     Objects.requireNonNull(range, "range");
     if (limit < 1) {
       throw new IllegalArgumentException("limit must be positive");
     }
+    attributes = attributes == null ? null : Set.copyOf(attributes);
+  }
+
+  /** A query returning whole items. */
+  public DriverQuery(
+      String index,
+      KeyValue partition,
+      KeyRange range,
+      boolean descending,
+      int limit,
+      Position exclusiveStart,
+      boolean consistentRead) {
+    this(index, partition, range, descending, limit, exclusiveStart, consistentRead, null);
   }
 }

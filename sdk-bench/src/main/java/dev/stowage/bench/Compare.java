@@ -51,7 +51,22 @@ public final class Compare {
    * One comparison: two benchmark methods of one class, compared at every parameter combination.
    */
   record Pair(
-      String title, String benchClass, String stowage, String anchor, Kind kind, double target) {}
+      String title,
+      String benchClass,
+      String stowage,
+      String anchor,
+      Kind kind,
+      double target,
+      Map<String, Double> targetByParams) {
+    Pair(String title, String benchClass, String stowage, String anchor, Kind kind, double target) {
+      this(title, benchClass, stowage, anchor, kind, target, Map.of());
+    }
+
+    /** The target at a parameter combination (as printed, for example {@code {size=1024}}). */
+    double targetAt(String params) {
+      return targetByParams.getOrDefault(params, target);
+    }
+  }
 
   static final List<Pair> PAIRS = new ArrayList<>();
 
@@ -67,6 +82,8 @@ public final class Compare {
               Kind.THROUGHPUT_AT_LEAST,
               0.9));
     }
+    // Issue 17: 0.85 at 1 KB (Stowage binds every value to table, key and attribute, which the
+    // raw anchor does not), 0.95 from 64 KB up.
     for (String op : List.of("Encrypt", "Decrypt")) {
       PAIRS.add(
           new Pair(
@@ -75,7 +92,8 @@ public final class Compare {
               "stowage" + op,
               "tink" + op,
               Kind.THROUGHPUT_AT_LEAST,
-              0.9));
+              0.95,
+              Map.of("{size=1024}", 0.85)));
     }
     for (String op : List.of("Encrypt", "Decrypt")) {
       PAIRS.add(
@@ -403,11 +421,12 @@ public final class Compare {
   private static String format(
       Pair p, String params, double sv, double av, String unit, double ratio, String range) {
     String target;
-    if (Double.isNaN(p.target())) {
+    double goal = p.targetAt(params);
+    if (Double.isNaN(goal)) {
       target = "(for reference)";
     } else {
-      boolean met = p.kind() == Kind.TIME_AT_MOST ? ratio <= p.target() : ratio >= p.target();
-      target = p.kind().sign + " " + p.target() + (met ? "  met" : "  NOT met");
+      boolean met = p.kind() == Kind.TIME_AT_MOST ? ratio <= goal : ratio >= goal;
+      target = p.kind().sign + " " + goal + (met ? "  met" : "  NOT met");
     }
     return String.format(
         Locale.ROOT,

@@ -1,6 +1,8 @@
 package dev.stowage.migrate;
 
 import dev.stowage.DeleteJob;
+import dev.stowage.Job;
+import dev.stowage.JobProgress;
 import dev.stowage.MaintenanceJob;
 import dev.stowage.Table;
 import dev.stowage.TableSpec;
@@ -245,19 +247,70 @@ public final class MirroredTable implements Table {
    */
   @Override
   public DeleteJob deleteWhere(Query query, DeleteJob.Options options) {
-    DeleteJob.Options oldOptions = options;
-    return () -> {
-      DeleteJob.Progress a = oldTable.deleteWhere(query, oldOptions).run();
-      Consumer<DeleteJob.Progress> listener = options.onProgress();
-      DeleteJob.Options newOptions =
-          new DeleteJob.Options(
-              options.maxItemsPerSecond(),
-              options.pageSize(),
-              options.dryRun(),
-              listener == null ? null : p -> listener.accept(sum(a, p, false)));
-      DeleteJob.Progress b = newTable.deleteWhere(query, newOptions).run();
-      return sum(a, b, true);
+    BothSides<DeleteJob.Progress> both = new BothSides<>();
+    return new DeleteJob() {
+      @Override
+      public DeleteJob.Progress run() {
+        return both.run(
+            () -> oldTable.deleteWhere(query, options),
+            a -> {
+              Consumer<DeleteJob.Progress> listener = options.onProgress();
+              return newTable.deleteWhere(
+                  query,
+                  new DeleteJob.Options(
+                      options.maxItemsPerSecond(),
+                      options.pageSize(),
+                      options.dryRun(),
+                      listener == null ? null : p -> listener.accept(sum(a, p, false))));
+            },
+            (a, b) -> sum(a, b, true));
+      }
+
+      @Override
+      public void cancel() {
+        both.cancel();
+      }
     };
+  }
+
+  /**
+   * Runs a job on the old table, then one on the new table; {@link #cancel} stops whichever runs (a
+   * job cancelled on the old side returns that side's report, and the new side does not start).
+   */
+  private static final class BothSides<P extends JobProgress> {
+    private volatile Job<P> running;
+    private volatile boolean cancelled;
+
+    P run(
+        java.util.function.Supplier<? extends Job<P>> first,
+        java.util.function.Function<P, ? extends Job<P>> second,
+        java.util.function.BinaryOperator<P> sum) {
+      P a = start(first.get());
+      if (!a.done()) {
+        return a;
+      }
+      return sum.apply(a, start(second.apply(a)));
+    }
+
+    private P start(Job<P> job) {
+      running = job;
+      if (cancelled) {
+        job.cancel();
+      }
+      try {
+        return job.run();
+      } finally {
+        running = null;
+      }
+    }
+
+    void cancel() {
+      cancelled = true;
+      Job<P> j = running;
+      if (j != null) {
+        j.cancel();
+      }
+    }
   }
 
   private static DeleteJob.Progress sum(DeleteJob.Progress a, DeleteJob.Progress b, boolean done) {
@@ -317,16 +370,29 @@ public final class MirroredTable implements Table {
   private MaintenanceJob bothSides(
       MaintenanceJob.Options options,
       java.util.function.BiFunction<Table, MaintenanceJob.Options, MaintenanceJob> start) {
-    return () -> {
-      MaintenanceJob.Progress a = start.apply(oldTable, options).run();
-      Consumer<MaintenanceJob.Progress> listener = options.onProgress();
-      MaintenanceJob.Options second =
-          new MaintenanceJob.Options(
-              options.maxItemsPerSecond(),
-              options.pageSize(),
-              options.dryRun(),
-              listener == null ? null : p -> listener.accept(sum(a, p, false)));
-      return sum(a, start.apply(newTable, second).run(), true);
+    BothSides<MaintenanceJob.Progress> both = new BothSides<>();
+    return new MaintenanceJob() {
+      @Override
+      public MaintenanceJob.Progress run() {
+        return both.run(
+            () -> start.apply(oldTable, options),
+            a -> {
+              Consumer<MaintenanceJob.Progress> listener = options.onProgress();
+              return start.apply(
+                  newTable,
+                  new MaintenanceJob.Options(
+                      options.maxItemsPerSecond(),
+                      options.pageSize(),
+                      options.dryRun(),
+                      listener == null ? null : p -> listener.accept(sum(a, p, false))));
+            },
+            (a, b) -> sum(a, b, true));
+      }
+
+      @Override
+      public void cancel() {
+        both.cancel();
+      }
     };
   }
 
@@ -361,7 +427,9 @@ public final class MirroredTable implements Table {
         a.tooYoung() + b.tooYoung(),
         a.orphaned() + b.orphaned(),
         a.deleted() + b.deleted(),
-        a.bytesDeleted() + b.bytesDeleted());
+        a.bytesDeleted() + b.bytesDeleted(),
+        a.elapsed().plus(b.elapsed()),
+        a.done() && b.done());
   }
 
   /** Configures a {@link MirroredTable}; not thread-safe. */

@@ -16,9 +16,13 @@ import dev.stowage.query.SortCondition;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-/** Delete-by-index jobs: exact counts, progress, rate limits, dry runs, interruption and resume. */
+/**
+ * Delete-by-index jobs: exact counts, progress, rate limits, dry runs, interruption, cancellation
+ * and resume.
+ */
 abstract class DeleteJobContracts extends Contract {
 
   private static TableSpec spec() {
@@ -107,6 +111,38 @@ abstract class DeleteJobContracts extends Contract {
     assertThat(finished.matched()).as("matched over the whole job").isEqualTo(n);
     assertThat(finished.deleted()).as("deleted over the whole job").isEqualTo(n);
     assertThat(t.queryAll(expired())).isEmpty();
+    assertThat(Helpers.scanAll(t)).containsExactlyInAnyOrderElementsOf(kept);
+  }
+
+  @Test
+  void aCancelledJobStopsAfterItsPageAndResumes() {
+    Table t = table(spec());
+    List<Item> kept = load(t, 450, 50);
+    List<DeleteJob.Progress> reports = new CopyOnWriteArrayList<>();
+    AtomicReference<DeleteJob> job = new AtomicReference<>();
+    job.set(
+        t.deleteWhere(
+            expired(),
+            new DeleteJob.Options(
+                0,
+                100,
+                false,
+                p -> {
+                  reports.add(p);
+                  if (reports.size() == 2) {
+                    job.get().cancel(); // stops before the next page
+                  }
+                })));
+    DeleteJob.Progress stopped = job.get().run();
+    assertThat(stopped.done()).isFalse();
+    assertThat(stopped.deleted()).as("every delete of the pages reported is in").isEqualTo(200);
+    assertThat(t.queryAll(expired())).hasSize(250);
+
+    DeleteJob.Progress finished =
+        t.resumeDelete(stopped.resumeToken(), DeleteJob.Options.DEFAULT).run();
+    assertThat(finished.done()).isTrue();
+    assertThat(finished.matched()).isEqualTo(450);
+    assertThat(finished.deleted()).isEqualTo(450);
     assertThat(Helpers.scanAll(t)).containsExactlyInAnyOrderElementsOf(kept);
   }
 

@@ -133,15 +133,6 @@ public final class EnvelopeCodec {
     }
     int headerLength = Envelope.headerLength(usedDictionary);
     try {
-      int sealed = keys.directCiphertextLength(headLength + bodyLength);
-      if (sealed >= 0) {
-        // The ciphertext is written straight after the header, in the one array returned.
-        byte[] out = new byte[headerLength + sealed];
-        Envelope.writeHeader(out, flags, usedDictionary);
-        byte[] ad = Serial.associatedData(out, 0, headerLength, table, key, attribute);
-        keys.encryptInto(head, headLength, body, bodyOffset, bodyLength, ad, out, headerLength);
-        return AttributeValue.of(Bytes.wrap(out));
-      }
       byte[] payload = new byte[headLength + bodyLength];
       System.arraycopy(head, 0, payload, 0, headLength);
       System.arraycopy(body, bodyOffset, payload, headLength, bodyLength);

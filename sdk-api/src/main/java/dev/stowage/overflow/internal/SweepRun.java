@@ -1,6 +1,7 @@
 package dev.stowage.overflow.internal;
 
 import dev.stowage.IntegrityException;
+import dev.stowage.internal.JobLoop;
 import dev.stowage.internal.OverflowHandler;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
@@ -19,9 +20,13 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
-/** One run of {@link dev.stowage.overflow.OverflowSweeper}; single use, not thread-safe. */
-public final class SweepRun {
-  private static final int PROGRESS_EVERY = 1000;
+/**
+ * One run of {@link dev.stowage.overflow.OverflowSweeper}, in the shape of every job ({@link
+ * JobLoop}): a page is {@value #PAGE} listed blobs or one batch of orphans deleted, whichever comes
+ * first, and the rate limit counts blobs listed. Single use, not thread-safe.
+ */
+public final class SweepRun extends JobLoop<Report> {
+  private static final int PAGE = 1000;
 
   private final RetryingBlobs blobs;
   private final String prefix;
@@ -31,9 +36,12 @@ public final class SweepRun {
   private final boolean dryRun;
   private final Clock clock;
   private final int batchSize;
-  private final Consumer<Report> progress;
   private final Consumer<BlobStore.BlobInfo> onOrphan;
 
+  private final List<BlobStore.BlobInfo> batch = new ArrayList<>();
+  private Set<String> live;
+  private Stream<BlobStore.BlobInfo> blobList;
+  private Iterator<BlobStore.BlobInfo> listing;
   private Instant cutoff;
   private long listed;
   private long referenced;
@@ -55,8 +63,10 @@ public final class SweepRun {
       boolean dryRun,
       Clock clock,
       int batchSize,
+      double maxBlobsPerSecond,
       Consumer<Report> progress,
       Consumer<BlobStore.BlobInfo> onOrphan) {
+    super(maxBlobsPerSecond, progress);
     this.blobs = blobs;
     this.prefix = prefix;
     this.liveItems = liveItems;
@@ -65,7 +75,6 @@ public final class SweepRun {
     this.dryRun = dryRun;
     this.clock = clock;
     this.batchSize = batchSize;
-    this.progress = progress;
     this.onOrphan = onOrphan;
   }
 
@@ -82,10 +91,42 @@ public final class SweepRun {
     }
   }
 
-  /** Runs the sweep. */
-  public Report run() {
+  @Override
+  protected boolean step() {
+    if (listing == null) {
+      start();
+    }
+    for (int n = 0; n < PAGE && listing.hasNext(); n++) {
+      BlobStore.BlobInfo blob = listing.next();
+      listed++;
+      if (live.contains(blob.key())) {
+        referenced++;
+      } else if (!blob.lastModified().isBefore(cutoff)) {
+        tooYoung++;
+      } else {
+        orphaned++;
+        onOrphan.accept(blob);
+        if (!dryRun) {
+          batch.add(blob);
+          if (batch.size() >= batchSize) {
+            // A page ends with each delete batch, so that a report follows every batch.
+            flush();
+            return !listing.hasNext();
+          }
+        }
+      }
+    }
+    if (listing.hasNext()) {
+      return false;
+    }
+    flush();
+    return true;
+  }
+
+  /** Takes the cutoff, gathers the references and opens the listing. */
+  private void start() {
     cutoff = clock.instant().minus(grace);
-    Set<String> live = new HashSet<>();
+    live = new HashSet<>();
     if (referencedKeys != null) {
       live.addAll(referencedKeys.get());
     }
@@ -94,40 +135,11 @@ public final class SweepRun {
         items.forEach(i -> referencedBlob(i).ifPresent(live::add));
       }
     }
-    List<BlobStore.BlobInfo> batch = new ArrayList<>(batchSize);
-    try (Stream<BlobStore.BlobInfo> blobList = blobs.list(prefix)) {
-      Iterator<BlobStore.BlobInfo> it = blobList.iterator();
-      while (it.hasNext()) {
-        BlobStore.BlobInfo blob = it.next();
-        listed++;
-        if (live.contains(blob.key())) {
-          referenced++;
-        } else if (!blob.lastModified().isBefore(cutoff)) {
-          tooYoung++;
-        } else {
-          orphaned++;
-          onOrphan.accept(blob);
-          if (!dryRun) {
-            batch.add(blob);
-            if (batch.size() >= batchSize) {
-              flush(batch);
-            }
-          }
-        }
-        if (listed % PROGRESS_EVERY == 0) {
-          log(report(), false);
-          progress.accept(report());
-        }
-      }
-    }
-    flush(batch);
-    Report done = report();
-    log(done, true);
-    progress.accept(done);
-    return done;
+    blobList = blobs.list(prefix);
+    listing = blobList.iterator();
   }
 
-  private void flush(List<BlobStore.BlobInfo> batch) {
+  private void flush() {
     if (batch.isEmpty()) {
       return;
     }
@@ -135,28 +147,57 @@ public final class SweepRun {
     deleted += batch.size();
     bytesDeleted += batch.stream().mapToLong(BlobStore.BlobInfo::size).sum();
     batch.clear();
-    progress.accept(report());
   }
 
-  private static void log(Report r, boolean done) {
-    dev.stowage.internal.JobLog.progress(
-        r.dryRun() ? "overflow sweep (dry run)" : "overflow sweep",
-        r.prefix(),
-        done,
-        r.listed()
-            + " blobs listed, "
-            + r.referenced()
-            + " referenced, "
-            + r.tooYoung()
-            + " too young, "
-            + r.orphaned()
-            + " orphaned, "
-            + r.deleted()
-            + " deleted");
+  @Override
+  protected long unitsThisRun() {
+    return listed;
   }
 
-  private Report report() {
+  @Override
+  protected Report progress(Duration elapsed, boolean done) {
     return new Report(
-        prefix, dryRun, cutoff, listed, referenced, tooYoung, orphaned, deleted, bytesDeleted);
+        prefix,
+        dryRun,
+        cutoff,
+        listed,
+        referenced,
+        tooYoung,
+        orphaned,
+        deleted,
+        bytesDeleted,
+        elapsed,
+        done);
+  }
+
+  @Override
+  protected String name() {
+    return dryRun ? "overflow sweep (dry run)" : "overflow sweep";
+  }
+
+  @Override
+  protected Object target() {
+    return prefix;
+  }
+
+  @Override
+  protected String counts(Report r) {
+    return r.listed()
+        + " blobs listed, "
+        + r.referenced()
+        + " referenced, "
+        + r.tooYoung()
+        + " too young, "
+        + r.orphaned()
+        + " orphaned, "
+        + r.deleted()
+        + " deleted";
+  }
+
+  @Override
+  protected void close() {
+    if (blobList != null) {
+      blobList.close();
+    }
   }
 }

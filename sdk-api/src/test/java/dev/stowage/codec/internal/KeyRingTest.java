@@ -8,14 +8,13 @@ import com.google.crypto.tink.KeysetHandle;
 import com.google.crypto.tink.RegistryConfiguration;
 import com.google.crypto.tink.aead.PredefinedAeadParameters;
 import java.security.GeneralSecurityException;
-import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The direct AES-GCM path writes and reads exactly Tink's ciphertexts: Tink decrypts what it writes
- * and it decrypts what Tink writes, at every split of the plaintext into head and body, and keysets
- * it cannot run directly still work through Tink.
+ * A key ring's ciphertexts are Tink's: Tink decrypts what the ring writes and the ring decrypts
+ * what Tink writes, wherever the ciphertext lies in a larger array; tampered, foreign and truncated
+ * ciphertexts fail, and keysets mixing key types work across a rotation.
  */
 class KeyRingTest {
   static {
@@ -25,35 +24,25 @@ class KeyRingTest {
   private static final byte[] AD = "associated".getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
   @Test
-  void directCiphertextsAreTinkCiphertexts() throws GeneralSecurityException {
+  void ciphertextsAreTinkCiphertexts() throws GeneralSecurityException {
     KeysetHandle keyset =
         KeysetHandle.generateNew(PredefinedAeadParameters.AES256_GCM, RegistryConfiguration.get());
     Aead tink = keyset.getPrimitive(RegistryConfiguration.get(), Aead.class);
     KeyRing ring = KeyRing.ofKeyset(keyset, "test");
     Random random = new Random(1);
-    for (int size :
-        new int[] {
-          0, 1, 9, 10, 15, 16, 17, 31, 32, 33, 100, 4096, 8186, 8187, 8191, 8192, 8193, 70_000
-        }) {
-      for (int headLength : new int[] {0, 1, 2, 6}) {
-        byte[] plain = new byte[headLength + size];
-        random.nextBytes(plain);
-        byte[] head = Arrays.copyOf(plain, Serial.MAX_HEAD);
-        byte[] body = new byte[size + 7];
-        System.arraycopy(plain, headLength, body, 3, size);
-        int n = ring.directCiphertextLength(plain.length);
-        assertThat(n).isEqualTo(5 + 12 + plain.length + 16);
-        byte[] out = new byte[2 + n];
-        ring.encryptInto(head, headLength, body, 3, size, AD, out, 2);
-        byte[] ct = Arrays.copyOfRange(out, 2, out.length);
-        assertThat(tink.decrypt(ct, AD)).isEqualTo(plain);
-        assertThat(ring.decrypt(out, 2, n, AD)).isEqualTo(plain);
+    for (int size : new int[] {0, 1, 15, 16, 17, 100, 8192, 70_000}) {
+      byte[] plain = new byte[size];
+      random.nextBytes(plain);
+      byte[] ct = ring.encrypt(plain, AD);
+      assertThat(ct.length).isEqualTo(5 + 12 + size + 16);
+      assertThat(tink.decrypt(ct, AD)).isEqualTo(plain);
+      assertThat(ring.underPrimary(ct, 0, ct.length)).isTrue();
 
-        byte[] fromTink = tink.encrypt(plain, AD);
-        byte[] framed = new byte[fromTink.length + 4];
-        System.arraycopy(fromTink, 0, framed, 1, fromTink.length);
-        assertThat(ring.decrypt(framed, 1, fromTink.length, AD)).isEqualTo(plain);
-      }
+      byte[] fromTink = tink.encrypt(plain, AD);
+      byte[] framed = new byte[fromTink.length + 4];
+      System.arraycopy(fromTink, 0, framed, 1, fromTink.length);
+      assertThat(ring.decrypt(framed, 1, fromTink.length, AD)).isEqualTo(plain);
+      assertThat(ring.decrypt(fromTink, 0, fromTink.length, AD)).isEqualTo(plain);
     }
   }
 
@@ -62,9 +51,7 @@ class KeyRingTest {
     KeysetHandle keyset =
         KeysetHandle.generateNew(PredefinedAeadParameters.AES256_GCM, RegistryConfiguration.get());
     KeyRing ring = KeyRing.ofKeyset(keyset, "test");
-    byte[] plain = new byte[100];
-    byte[] out = new byte[ring.directCiphertextLength(plain.length)];
-    ring.encryptInto(new byte[0], 0, plain, 0, plain.length, AD, out, 0);
+    byte[] out = ring.encrypt(new byte[100], AD);
     for (int i = 0; i < out.length; i++) {
       byte[] bad = out.clone();
       bad[i] ^= 1;
@@ -87,7 +74,7 @@ class KeyRingTest {
   }
 
   @Test
-  void keysetsWithOtherKeyTypesGoThroughTink() throws GeneralSecurityException {
+  void keysetsWithOtherKeyTypesWorkAcrossARotation() throws GeneralSecurityException {
     KeysetHandle gcm =
         KeysetHandle.generateNew(PredefinedAeadParameters.AES256_GCM, RegistryConfiguration.get());
     KeysetHandle mixed =
@@ -98,14 +85,14 @@ class KeyRingTest {
                     .makePrimary())
             .build();
     KeyRing ring = KeyRing.ofKeyset(mixed, "mixed");
-    assertThat(ring.directCiphertextLength(10)).isEqualTo(-1);
     byte[] plain = {1, 2, 3};
     byte[] ct = ring.encrypt(plain, AD);
     assertThat(ring.decrypt(ct, 0, ct.length, AD)).isEqualTo(plain);
-    // A value written before the rotation, under the AES-GCM key, still reads directly.
+    // A value written before the rotation, under the AES-GCM key, still reads.
     KeyRing old = KeyRing.ofKeyset(gcm, "old");
-    byte[] before = new byte[old.directCiphertextLength(plain.length)];
-    old.encryptInto(new byte[0], 0, plain, 0, plain.length, AD, before, 0);
+    byte[] before = old.encrypt(plain, AD);
     assertThat(ring.decrypt(before, 0, before.length, AD)).isEqualTo(plain);
+    assertThat(ring.underPrimary(before, 0, before.length)).isFalse();
+    assertThat(ring.underPrimary(ct, 0, ct.length)).isTrue();
   }
 }

@@ -23,6 +23,17 @@ public final class Expressions {
     return names.computeIfAbsent(attribute, a -> "#n" + names.size());
   }
 
+  /**
+   * A projection expression naming {@code attributes} through placeholders, or null for whole items
+   * (when {@code attributes} is null).
+   */
+  public String projection(java.util.Set<String> attributes) {
+    if (attributes == null) {
+      return null;
+    }
+    return String.join(",", attributes.stream().sorted().map(this::name).toList());
+  }
+
   /** Placeholder to attribute name, as DynamoDB expects it. */
   public Map<String, String> attributeNames() {
     Map<String, String> out = new HashMap<>();

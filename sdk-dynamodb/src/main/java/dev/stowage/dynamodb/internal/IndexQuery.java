@@ -147,12 +147,15 @@ final class IndexQuery {
 
   private QueryResponse page(
       Expressions ex, String kc, Map<String, AttributeValue> start, int limit) {
+    // The core's projection (if any) names the keys and the index attributes this class orders by.
+    String projection = ex.projection(q.attributes());
     QueryRequest.Builder req =
         QueryRequest.builder()
             .tableName(physical)
             .indexName(indexName)
             .consistentRead(consistent)
             .keyConditionExpression(kc)
+            .projectionExpression(projection)
             .expressionAttributeNames(ex.attributeNames())
             .expressionAttributeValues(ex.attributeValuesOrNull())
             .scanIndexForward(!q.descending())

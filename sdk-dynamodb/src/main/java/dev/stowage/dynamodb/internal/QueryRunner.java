@@ -85,11 +85,13 @@ public final class QueryRunner {
             ? null
             : AttributeMapper.keyOf(table.keySchema(), q.exclusiveStart().key());
     List<StoredItem> out = new ArrayList<>(Math.min(q.limit(), 1000));
+    String projection = ex.projection(q.attributes());
     while (true) {
       QueryRequest.Builder req =
           QueryRequest.builder()
               .tableName(physical)
               .keyConditionExpression(kc)
+              .projectionExpression(projection)
               .expressionAttributeNames(ex.attributeNames())
               .expressionAttributeValues(ex.attributeValuesOrNull())
               .scanIndexForward(!q.descending())

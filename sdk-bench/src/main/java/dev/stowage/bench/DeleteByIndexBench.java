@@ -1,0 +1,378 @@
+package dev.stowage.bench;
+
+import dev.stowage.DeleteJob;
+import dev.stowage.KeySchema;
+import dev.stowage.Stowage;
+import dev.stowage.Table;
+import dev.stowage.TableSpec;
+import dev.stowage.dynamodb.DynamoDbDriver;
+import dev.stowage.item.AttributeType;
+import dev.stowage.item.Item;
+import dev.stowage.query.Query;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.DeleteRequest;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
+import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
+
+/**
+ * Issue 17: delete-by-index of {@value #ITEMS} items on DynamoDB Local, three ways, alternating in
+ * one JVM so that machine load moves every side alike:
+ *
+ * <ul>
+ *   <li>{@code stowage}: {@link Table#deleteWhere} over a Stowage-maintained index with the default
+ *       {@link DeleteJob.Options} (pages of 100, no rate limit), progress reports and resume tokens
+ *       as always;
+ *   <li>{@code parallel} (the anchor): hand-written code on a plain table with a {@code KEYS_ONLY}
+ *       GSI over the same attributes — Query pages of keys, each page's keys deleted with
+ *       BatchWriteItem in batches of 25 on {@value #THREADS} threads, unprocessed items re-sent;
+ *   <li>{@code naive}: the same table, Query pages and one DeleteItem per key, one thread.
+ * </ul>
+ *
+ * <p>Each round loads {@value #ITEMS} matching items into each side's table (besides {@value
+ * #OTHERS} non-matching ones loaded once), then times each side's delete, rotating which side goes
+ * first; every delete is checked to leave no match and every other item. The output lines have the
+ * format of {@link Compare}: medians of the rounds and the lowest and highest round ratio.
+ *
+ * <pre>
+ * java -cp sdk-bench/target/benchmarks.jar dev.stowage.bench.DeleteByIndexBench [rounds] [pageSize]
+ * </pre>
+ */
+public final class DeleteByIndexBench {
+  static final int ITEMS = 5000;
+  static final int OTHERS = 1000;
+  static final int THREADS = 4;
+  private static final int BATCH = 25;
+  private static final String STOWAGE_TABLE = "bench_jobs";
+  private static final String RAW_TABLE = "bench_jobs_raw";
+  private static final String INDEX = "byStatus";
+
+  private final DynamoDbClient raw;
+  private final Table table;
+  private final ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+  private final DeleteJob.Options options;
+  private int loads;
+
+  private DeleteByIndexBench(DynamoDbClient raw, int pageSize) {
+    this.raw = raw;
+    this.table =
+        Stowage.builder(DynamoDbDriver.create(raw))
+            .build()
+            .ensureTable(
+                TableSpec.builder(STOWAGE_TABLE, KeySchema.of("id", AttributeType.STRING))
+                    .index(INDEX, List.of("status"), List.of("createdAt"))
+                    .build());
+    this.options = new DeleteJob.Options(0, pageSize, false, null);
+    raw.createTable(
+        r ->
+            r.tableName(RAW_TABLE)
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(
+                    attr("id", ScalarAttributeType.S),
+                    attr("status", ScalarAttributeType.S),
+                    attr("createdAt", ScalarAttributeType.N))
+                .keySchema(key("id", KeyType.HASH))
+                .globalSecondaryIndexes(
+                    GlobalSecondaryIndex.builder()
+                        .indexName(INDEX)
+                        .keySchema(key("status", KeyType.HASH), key("createdAt", KeyType.RANGE))
+                        .projection(p -> p.projectionType(ProjectionType.KEYS_ONLY))
+                        .build()));
+  }
+
+  private static AttributeDefinition attr(String name, ScalarAttributeType type) {
+    return AttributeDefinition.builder().attributeName(name).attributeType(type).build();
+  }
+
+  private static KeySchemaElement key(String name, KeyType type) {
+    return KeySchemaElement.builder().attributeName(name).keyType(type).build();
+  }
+
+  /** Runs the rounds and prints the comparison. */
+  public static void main(String[] args) throws Exception {
+    int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
+    int pageSize =
+        args.length > 1 ? Integer.parseInt(args[1]) : DeleteJob.Options.DEFAULT.pageSize();
+    try (DynamoLocal local = DynamoLocal.start()) {
+      DeleteByIndexBench b = new DeleteByIndexBench(local.client(), pageSize);
+      try {
+        b.run(rounds, pageSize);
+      } finally {
+        b.pool.shutdownNow();
+      }
+    }
+    System.exit(0); // DynamoDB Local leaves a non-daemon thread behind
+  }
+
+  private void run(int rounds, int pageSize) throws Exception {
+    loadStowage(OTHERS, "active");
+    loadRaw(OTHERS, "active");
+    // One warm-up round, not counted: class loading and JIT on every path.
+    Map<String, Runnable> sides = new LinkedHashMap<>();
+    sides.put("stowage", this::stowage);
+    sides.put("parallel", this::parallel);
+    sides.put("naive", this::naive);
+    Map<String, double[]> millis = new HashMap<>();
+    sides.keySet().forEach(s -> millis.put(s, new double[rounds]));
+    List<String> order = new ArrayList<>(sides.keySet());
+    for (int round = 0; round <= rounds; round++) {
+      for (int i = 0; i < order.size(); i++) {
+        String side = order.get((i + round) % order.size());
+        if (side.equals("stowage")) {
+          loadStowage(ITEMS, "expired");
+        } else {
+          loadRaw(ITEMS, "expired");
+        }
+        long start = System.nanoTime();
+        sides.get(side).run();
+        double ms = (System.nanoTime() - start) / 1e6;
+        check(side);
+        System.out.printf(
+            Locale.ROOT,
+            "round %d %-8s %9.1f ms%s%n",
+            round,
+            side,
+            ms,
+            round == 0 ? " (warm-up)" : "");
+        if (round > 0) {
+          millis.get(side)[round - 1] = ms;
+        }
+      }
+    }
+    String params = "{items=" + ITEMS + ", pageSize=" + pageSize + "}";
+    System.out.println();
+    System.out.println("medians of " + rounds + " rounds");
+    System.out.printf(
+        Locale.ROOT,
+        "%-52s %-24s %14s %14s %-8s %7s %-17s %s%n",
+        "comparison",
+        "params",
+        "stowage",
+        "anchor",
+        "unit",
+        "ratio",
+        "(rounds min-max)",
+        "target");
+    line(
+        "delete-by-index vs hand-written 4-thread parallel",
+        params,
+        millis.get("stowage"),
+        millis.get("parallel"),
+        true,
+        1.25);
+    line(
+        "delete-by-index vs naive loop",
+        params,
+        millis.get("stowage"),
+        millis.get("naive"),
+        false,
+        10.0);
+    line(
+        "  (hand-written parallel vs naive loop)",
+        params,
+        millis.get("parallel"),
+        millis.get("naive"),
+        false,
+        Double.NaN);
+  }
+
+  private static void line(
+      String title, String params, double[] s, double[] a, boolean timeAtMost, double target) {
+    double[] ratios = new double[s.length];
+    for (int i = 0; i < s.length; i++) {
+      ratios[i] = timeAtMost ? s[i] / a[i] : a[i] / s[i];
+    }
+    double ratio = Compare.median(ratios);
+    String verdict;
+    if (Double.isNaN(target)) {
+      verdict = "(for reference)";
+    } else {
+      boolean met = timeAtMost ? ratio <= target : ratio >= target;
+      verdict = (timeAtMost ? "<= " : ">= ") + target + (met ? "  met" : "  NOT met");
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "%-52s %-24s %14.1f %14.1f %-8s %7.3f %-17s %s%n",
+        title,
+        params,
+        Compare.median(s),
+        Compare.median(a),
+        "ms/op",
+        ratio,
+        String.format(
+            Locale.ROOT,
+            "(%.2f-%.2f)",
+            Arrays.stream(ratios).min().orElseThrow(),
+            Arrays.stream(ratios).max().orElseThrow()),
+        verdict + "  [" + (timeAtMost ? "stowage/anchor time" : "stowage/anchor throughput") + "]");
+  }
+
+  // ---- the three sides ----
+
+  private void stowage() {
+    DeleteJob.Progress p = table.deleteWhere(expired(), options).run();
+    if (p.deleted() != ITEMS || !p.done()) {
+      throw new IllegalStateException("Stowage deleted " + p.deleted() + " of " + ITEMS);
+    }
+  }
+
+  private static Query expired() {
+    return Query.index(INDEX).partition(dev.stowage.item.AttributeValue.of("expired")).build();
+  }
+
+  private void parallel() {
+    try {
+      Map<String, AttributeValue> start = null;
+      List<Future<?>> pending = new ArrayList<>();
+      do {
+        QueryResponse page = queryKeys(start);
+        List<WriteRequest> deletes = new ArrayList<>(page.count());
+        for (Map<String, AttributeValue> k : page.items()) {
+          deletes.add(
+              WriteRequest.builder()
+                  .deleteRequest(DeleteRequest.builder().key(Map.of("id", k.get("id"))).build())
+                  .build());
+        }
+        for (int i = 0; i < deletes.size(); i += BATCH) {
+          List<WriteRequest> batch = deletes.subList(i, Math.min(deletes.size(), i + BATCH));
+          pending.add(pool.submit(() -> writeFully(batch)));
+        }
+        start = page.hasLastEvaluatedKey() ? page.lastEvaluatedKey() : null;
+      } while (start != null);
+      for (Future<?> f : pending) {
+        f.get();
+      }
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private void naive() {
+    Map<String, AttributeValue> start = null;
+    do {
+      QueryResponse page = queryKeys(start);
+      for (Map<String, AttributeValue> k : page.items()) {
+        raw.deleteItem(r -> r.tableName(RAW_TABLE).key(Map.of("id", k.get("id"))));
+      }
+      start = page.hasLastEvaluatedKey() ? page.lastEvaluatedKey() : null;
+    } while (start != null);
+  }
+
+  private QueryResponse queryKeys(Map<String, AttributeValue> start) {
+    QueryRequest.Builder q =
+        QueryRequest.builder()
+            .tableName(RAW_TABLE)
+            .indexName(INDEX)
+            .keyConditionExpression("#s = :s")
+            .expressionAttributeNames(Map.of("#s", "status"))
+            .expressionAttributeValues(Map.of(":s", AttributeValue.fromS("expired")));
+    if (start != null) {
+      q.exclusiveStartKey(start);
+    }
+    return raw.query(q.build());
+  }
+
+  private Void writeFully(List<WriteRequest> batch) {
+    Map<String, List<WriteRequest>> request = Map.of(RAW_TABLE, List.copyOf(batch));
+    for (int attempt = 0; !request.isEmpty(); attempt++) {
+      Map<String, List<WriteRequest>> send = request;
+      BatchWriteItemResponse r = raw.batchWriteItem(b -> b.requestItems(send));
+      request = r.unprocessedItems();
+      if (!request.isEmpty() && attempt > 10) {
+        throw new IllegalStateException("unprocessed items after " + attempt + " attempts");
+      }
+    }
+    return null;
+  }
+
+  // ---- loading and checking (untimed) ----
+
+  private void loadStowage(int n, String status) {
+    List<Item> items = new ArrayList<>(n);
+    int base = loads++ * 1_000_000;
+    for (int i = 0; i < n; i++) {
+      items.add(
+          Item.builder()
+              .put("id", String.format("%s-%09d", status, base + i))
+              .put("status", status)
+              .put("createdAt", base + i)
+              .put("note", "order shipped to warehouse " + (i % 97) + ", invoice attached")
+              .build());
+    }
+    table.batchPut(items);
+  }
+
+  private void loadRaw(int n, String status) throws Exception {
+    int base = loads++ * 1_000_000;
+    List<WriteRequest> puts = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      puts.add(
+          WriteRequest.builder()
+              .putRequest(
+                  PutRequest.builder()
+                      .item(
+                          Map.of(
+                              "id",
+                                  AttributeValue.fromS(String.format("%s-%09d", status, base + i)),
+                              "status", AttributeValue.fromS(status),
+                              "createdAt", AttributeValue.fromN(Integer.toString(base + i)),
+                              "note",
+                                  AttributeValue.fromS(
+                                      "order shipped to warehouse "
+                                          + (i % 97)
+                                          + ", invoice attached")))
+                      .build())
+              .build());
+    }
+    List<Future<?>> done = new ArrayList<>();
+    for (int i = 0; i < n; i += BATCH) {
+      List<WriteRequest> batch = puts.subList(i, Math.min(n, i + BATCH));
+      done.add(pool.submit(() -> writeFully(batch)));
+    }
+    for (Future<?> f : done) {
+      f.get();
+    }
+  }
+
+  private void check(String side) {
+    long matches;
+    long others;
+    if (side.equals("stowage")) {
+      matches = table.queryAll(expired()).count();
+      others =
+          table
+              .queryAll(
+                  Query.index(INDEX)
+                      .partition(dev.stowage.item.AttributeValue.of("active"))
+                      .build())
+              .count();
+    } else {
+      matches = raw.scan(r -> r.tableName(RAW_TABLE).select("COUNT")).count() - OTHERS;
+      others = OTHERS;
+    }
+    if (matches != 0 || others != OTHERS) {
+      throw new IllegalStateException(
+          side + " left " + matches + " matches and " + others + " of " + OTHERS + " others");
+    }
+  }
+}
