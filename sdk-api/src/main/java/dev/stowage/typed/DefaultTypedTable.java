@@ -79,6 +79,25 @@ final class DefaultTypedTable<T> implements TypedTable<T> {
   @Override
   public T put(T item, WriteOptions options) {
     Item stored = mapper.toItem(item);
+    Update merge = mapper.mergeUpdate(stored);
+    if (merge == null) {
+      // Only key fields: there is nothing to set, so the item is created if absent and otherwise
+      // left as it is (a condition or request id still needs the core's checked write).
+      if (options.condition() == null && options.requestId() == null) {
+        table.putIfAbsent(stored);
+        return item;
+      }
+      return replace(item, options);
+    }
+    // An update, not a put: attributes the class does not map stay as they are. The core applies
+    // it natively where it can (no read) and as a checked read-modify-write otherwise, with the
+    // version check, compression, encryption, index values and overflow as for any update.
+    return read(table.update(mapper.keyOf(item), merge, options));
+  }
+
+  @Override
+  public T replace(T item, WriteOptions options) {
+    Item stored = mapper.toItem(item);
     table.put(stored, options);
     Property v = mapper.version();
     if (v == null) {

@@ -36,9 +36,12 @@ import java.util.stream.Stream;
  *
  * <p>Everything the untyped table does applies: compression, encryption and overflow, retries,
  * consistency, the same sealed cursors. Conditions and updates name fields, checked against the
- * class ({@link #field}, {@link #update()}). A put replaces the whole item, like {@link Table#put}:
- * attributes of the stored item that the class does not map are not kept (use an update to change
- * some fields of an item other applications also write).
+ * class ({@link #field}, {@link #update()}).
+ *
+ * <p>A {@link #put} writes what the class maps and nothing else: attributes of the stored item that
+ * the class does not map (written by another tool, another version of the application, or the
+ * untyped API) are kept, so a typed get, modify and put loses nothing. {@link #replace} is the
+ * explicit whole-item overwrite, like {@link Table#put}.
  *
  * <p>Thread-safe. Errors are the untyped table's, plus {@link InvalidRequestException} for a value
  * that does not fit its field (naming the field) and for a stored item that does not fit the class
@@ -97,23 +100,47 @@ public interface TypedTable<T> {
   Optional<T> get(Key key, ReadOptions options);
 
   /**
-   * Stores an instance, replacing any item with its key. With a {@link Version} field the stored
-   * version must equal the instance's (zero or null: no item stored yet).
+   * Stores an instance: its fields are written and the attributes the class does not map are kept.
+   * Each non-key field is set to its value, or removed from the stored item when it is null or an
+   * empty {@code Optional}, and the earlier names ({@link Attribute#aliases()}) of renamed fields
+   * are removed; an item that does not exist yet is created. With a {@link Version} field the
+   * stored version must equal the instance's (zero or null: no item stored yet).
+   *
+   * <p>It is applied as an update ({@link Table#update}): one native request where the backend has
+   * native updates and the written fields are neither compressed, encrypted nor indexed and the
+   * class has no version; otherwise a read and a write conditional on the item being unchanged.
+   * {@link #replace} writes blindly.
    *
    * @return the instance as stored: with a version field, a copy holding the new version
-   * @throws ConditionFailedException if the version check fails
+   * @throws ConditionFailedException if the version check or the condition fails
    */
   default T put(T item) {
     return put(item, WriteOptions.NONE);
   }
 
-  /** Stores an instance if the condition holds (see {@link #field}). */
+  /** Stores an instance, as {@link #put(Object)}, if the condition holds (see {@link #field}). */
   default T put(T item, Condition condition) {
     return put(item, WriteOptions.when(condition));
   }
 
-  /** Stores an instance with a condition and/or request id. */
+  /** Stores an instance, as {@link #put(Object)}, with a condition and/or request id. */
   T put(T item, WriteOptions options);
+
+  /**
+   * Stores an instance as the whole item, replacing any item with its key, like {@link Table#put}:
+   * attributes the class does not map are <em>not</em> kept. For items only this class writes, or
+   * to drop what other writers added. With a {@link Version} field the stored version must equal
+   * the instance's (zero or null: no item stored yet).
+   *
+   * @return the instance as stored: with a version field, a copy holding the new version
+   * @throws ConditionFailedException if the version check fails
+   */
+  default T replace(T item) {
+    return replace(item, WriteOptions.NONE);
+  }
+
+  /** Replaces the whole item, as {@link #replace(Object)}, with a condition and/or request id. */
+  T replace(T item, WriteOptions options);
 
   /** Stores an instance only if no item has its key. @return false if one existed */
   boolean putIfAbsent(T item);
@@ -161,7 +188,10 @@ public interface TypedTable<T> {
   /** Reads many items with options. */
   Map<Key, T> batchGet(Collection<Key> keys, ReadOptions options);
 
-  /** Stores many instances (distinct keys), as {@link Table#batchPut}. No version checks. */
+  /**
+   * Stores many instances (distinct keys), as {@link Table#batchPut}: each replaces its whole item
+   * like {@link #replace}, so attributes the class does not map are not kept. No version checks.
+   */
   void batchPut(List<T> items);
 
   /** Deletes many items. */

@@ -10,6 +10,7 @@ import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.item.KeyValue;
 import dev.stowage.item.Utf8Order;
+import dev.stowage.query.Update;
 import dev.stowage.typed.AttributeConverter;
 import dev.stowage.typed.Indexed;
 import dev.stowage.typed.PartitionKey;
@@ -21,6 +22,7 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -402,5 +404,42 @@ public final class Mapper<T> {
   /** The sort key field, or null. */
   public Property sort() {
     return sort;
+  }
+
+  /**
+   * The update that makes a stored item hold exactly the mapped attributes of {@code stored} (an
+   * item {@link #toItem} made) and leaves every attribute the class does not map as it is: each
+   * non-key field present is set, each absent one removed, and every alias (an earlier name of a
+   * field) removed, so a renamed attribute leaves no stale copy under its old name. A null version
+   * is set to zero, which the core's version check reads as "no item stored yet", the check a put
+   * of that instance makes.
+   *
+   * @return null for a class that maps nothing but its key (an update needs an action)
+   */
+  public Update mergeUpdate(Item stored) {
+    Update.Builder u = Update.builder();
+    java.util.Set<String> named = new HashSet<>();
+    for (Property p : inNameOrder) {
+      if (p == partition || p == sort) {
+        continue;
+      }
+      AttributeValue v = stored.find(p.attribute()).orElse(null);
+      named.add(p.attribute());
+      if (v != null) {
+        u.set(p.attribute(), v);
+      } else if (p == version) {
+        u.set(p.attribute(), AttributeValue.of(BigDecimal.ZERO));
+      } else {
+        u.remove(p.attribute());
+      }
+    }
+    for (Property p : inNameOrder) {
+      for (String alias : p.aliases()) {
+        if (named.add(alias) && !spec.keySchema().isKeyAttribute(alias)) {
+          u.remove(alias);
+        }
+      }
+    }
+    return named.isEmpty() ? null : u.build();
   }
 }
