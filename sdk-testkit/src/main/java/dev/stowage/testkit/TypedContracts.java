@@ -10,9 +10,11 @@ import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.query.ReadOptions;
+import dev.stowage.query.Update;
 import dev.stowage.spi.IndexLayout;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.TableRef;
+import dev.stowage.typed.Attribute;
 import dev.stowage.typed.Compressed;
 import dev.stowage.typed.Encrypted;
 import dev.stowage.typed.Indexed;
@@ -30,6 +32,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -274,6 +277,102 @@ abstract class TypedContracts extends Contract {
     assertThat(raw.getBinary("notes").size()).isLessThan(o.notes().length() / 4);
     assertThat(flatten(raw.attributes().values())).doesNotContain(CARD);
     assertSameOrder(t.get(t.keyOf(o), ReadOptions.CONSISTENT).orElseThrow(), o);
+  }
+
+  /** Values of every form, written through the untyped API; no typed class here maps them. */
+  private static Map<String, AttributeValue> foreign() {
+    Map<String, AttributeValue> m = new LinkedHashMap<>();
+    m.put("audit", AttributeValue.of("written by another service"));
+    m.put("amount", AttributeValue.of(new BigDecimal("-12345678901234567890.00012")));
+    m.put("raw", AttributeValue.of(new byte[] {0, 1, (byte) 0xfe}));
+    m.put("flag", AttributeValue.of(false));
+    m.put("nothing", AttributeValue.nullValue());
+    m.put("names", AttributeValue.stringSet("x", "y"));
+    m.put("scores", AttributeValue.numberSet(List.of(BigDecimal.ONE, new BigDecimal("2.5"))));
+    m.put(
+        "nested",
+        AttributeValue.map(
+            Map.of(
+                "list",
+                AttributeValue.list(AttributeValue.of(1), AttributeValue.nullValue()),
+                "deep",
+                AttributeValue.map(Map.of("b", AttributeValue.of(new byte[] {9}))))));
+    return m;
+  }
+
+  @Test
+  void aTypedGetModifyPutKeepsAttributesTheClassDoesNotMap() {
+    TypedTable<Order> t = orders();
+    Order v1 = t.put(order("keep", 3, Status.OPEN));
+    Key key = t.keyOf(v1);
+    Update.Builder extra = Update.builder();
+    foreign().forEach(extra::set);
+    t.table().update(key, extra.build());
+    Order read = t.get(key, ReadOptions.CONSISTENT).orElseThrow();
+    assertThat(read.version()).isEqualTo(2);
+    Order changed =
+        new Order(
+            read.tenant(),
+            read.placedAt(),
+            Status.SHIPPED,
+            read.due(),
+            read.ref(),
+            read.notes() + " (checked)",
+            read.card(),
+            read.version(),
+            read.lines(),
+            Set.of("late"),
+            Optional.empty(),
+            read.signature());
+    Order v3 = t.put(changed);
+    assertThat(v3.version()).isEqualTo(3);
+    assertSameOrder(t.get(key, ReadOptions.CONSISTENT).orElseThrow(), withVersion(changed, 3));
+    Item raw = t.table().get(key, ReadOptions.CONSISTENT).orElseThrow();
+    foreign().forEach((n, v) -> assertThat(raw.get(n)).as(n).isEqualTo(v));
+    assertThat(raw.find("eta")).isEmpty();
+    // A stale instance still fails its version check and leaves the item as it was.
+    assertThatThrownBy(() -> t.put(read)).isInstanceOf(ConditionFailedException.class);
+    assertThat(t.table().get(key, ReadOptions.CONSISTENT)).contains(raw);
+    // Index values follow the typed put.
+    assertThat(
+            t.queryAll(q -> q.index("byStatus").partition(Status.SHIPPED).sortEq(read.due()))
+                .map(Order::placedAt)
+                .toList())
+        .containsExactly(read.placedAt());
+    // replace is the explicit whole-item overwrite.
+    t.replace(v3);
+    Item replaced = t.table().get(key, ReadOptions.CONSISTENT).orElseThrow();
+    assertThat(replaced.find("audit")).isEmpty();
+    assertThat(replaced.find("nested")).isEmpty();
+  }
+
+  /** A note whose body was once stored as "text"; no version, codec or index. */
+  @StowageTable("typednotes")
+  record Note(
+      @PartitionKey String id,
+      @Attribute(value = "body", aliases = "text") String body,
+      Integer stars) {}
+
+  @Test
+  void aTypedPutOfARenamedFieldKeepsForeignAttributesAndDropsTheOldName() {
+    orders();
+    table(typedStore, TypedSchema.of(Note.class).spec());
+    TypedTable<Note> notes = typedStore.table(Note.class);
+    Item.Builder old = Item.builder().put("id", "n1").put("text", "old body").put("stars", 4);
+    foreign().forEach(old::put);
+    notes.table().put(old.build());
+    Note read = notes.get(notes.key("n1"), ReadOptions.CONSISTENT).orElseThrow();
+    assertThat(read).isEqualTo(new Note("n1", "old body", 4));
+    assertThat(notes.put(new Note("n1", read.body() + ", edited", null)))
+        .isEqualTo(new Note("n1", "old body, edited", null));
+    Item raw = notes.table().get(notes.key("n1"), ReadOptions.CONSISTENT).orElseThrow();
+    assertThat(raw.getString("body")).isEqualTo("old body, edited");
+    assertThat(raw.find("text")).isEmpty();
+    assertThat(raw.find("stars")).isEmpty();
+    foreign().forEach((n, v) -> assertThat(raw.get(n)).as(n).isEqualTo(v));
+    List<String> names = new ArrayList<>(List.of("id", "body"));
+    names.addAll(foreign().keySet());
+    assertThat(raw.attributes().keySet()).containsExactlyInAnyOrderElementsOf(names);
   }
 
   private static String flatten(java.util.Collection<AttributeValue> values) {
