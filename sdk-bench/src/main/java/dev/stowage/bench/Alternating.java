@@ -1,147 +1,238 @@
 package dev.stowage.bench;
 
+import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.IntConsumer;
+import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
- * Times Stowage and its anchor in alternating blocks in one JVM, so that load on a shared machine
- * (and an emulator's own state: caches, table size, JIT) moves both sides alike, which separate JMH
- * forks cannot promise. Each round warms both sides up, then runs {@link #BLOCKS} pairs of timed
- * blocks (the side that goes first alternates) and yields each side's mean time per operation; a
- * comparison reports the medians over the rounds, the median of the rounds' ratios and the lowest
- * and highest ratio a round measured, in the format of {@link Compare}.
+ * Times the sides of a comparison (Stowage and its anchor, or more: Stowage with and without a blob
+ * store against one raw client) in alternating blocks in one JVM, so that load on a shared machine
+ * (and an emulator's own state: caches, table size, JIT, pauses) moves every side alike, which
+ * separate JMH forks cannot promise. Each round gives every side one time per operation; a {@link
+ * Pair} of sides gets a ratio per round, and its line, in the format of {@link Compare}, reports
+ * the medians of both sides' per-round times, the median of the rounds' ratios and the lowest and
+ * highest round ratio.
  *
- * <p>An operation is given its sequence number, so both sides can walk the same sequence of keys or
- * pages. Not thread-safe.
+ * <p>Blocks are either {@link Timed} (blocks of a fixed length, a warm-up of every side before
+ * every round, the mean over the round's blocks) or {@link Counted} (blocks of a fixed number of
+ * operations, one warm-up before the first round, the median block). An operation is given a
+ * sequence number, so that sides can walk the same sequence of keys or pages. Not thread-safe.
  */
 final class Alternating {
-  static final int BLOCKS = 6;
+  /** One operation of a side: the {@code i}-th of its sequence. */
+  interface Op {
+    void run(int i) throws Exception;
+  }
 
-  private final int rounds;
-  private final long blockNanos;
-  private final long warmupNanos;
+  /** One side of a comparison: a name (how pairs refer to it) and its operation. */
+  record Side(String name, Op op) {}
+
+  /** One compared pair: {@code side} against {@code anchor}, read as {@code kind} says. */
+  record Pair(String title, String side, String anchor, Compare.Kind kind, double target) {
+    /** A pair whose ratio is the side's time over the anchor's, at most {@code target}. */
+    static Pair time(String title, String side, String anchor, double target) {
+      return new Pair(title, side, anchor, Compare.Kind.TIME_AT_MOST, target);
+    }
+  }
+
+  /** How a round times the sides. */
+  sealed interface Blocks permits Timed, Counted {}
 
   /**
-   * @param rounds rounds per comparison (at least 1)
-   * @param blockMillis length of one timed block of one side
-   * @param warmupMillis warm-up of each side before each round
+   * {@value #PAIRS_PER_ROUND} turns of every side per round, each at least {@code blockMillis}
+   * long, after a warm-up of {@code warmupMillis} per side; the side that goes first rotates with
+   * every block and round, and all sides draw from one sequence of numbers. A round's figure is the
+   * side's total time over its total operations.
    */
-  Alternating(int rounds, long blockMillis, long warmupMillis) {
-    this.rounds = rounds;
-    this.blockNanos = blockMillis * 1_000_000;
-    this.warmupNanos = warmupMillis * 1_000_000;
+  record Timed(long blockMillis, long warmupMillis) implements Blocks {
+    static final int PAIRS_PER_ROUND = 6;
   }
 
-  /** One comparison's figures: times in microseconds per operation. */
-  record Result(
-      String title,
-      String params,
-      double stowageMicros,
-      double anchorMicros,
-      double ratio,
-      double min,
-      double max,
-      double target,
-      int rounds) {
-    String line() {
-      String verdict =
-          Double.isNaN(target)
-              ? "(for reference)"
-              : "<= " + target + (ratio <= target ? "  met" : "  NOT met");
-      return String.format(
-          Locale.ROOT,
-          "%-52s %-24s %14.3f %14.3f %-8s %7.3f %-17s %s%n",
-          title,
-          params,
-          stowageMicros,
-          anchorMicros,
-          "us/op",
-          ratio,
-          String.format(Locale.ROOT, "(%.2f-%.2f)", min, max),
-          verdict + "  [stowage/anchor time, " + rounds + " rounds alternating]");
+  /**
+   * {@code blocks} turns of every side per round, each of {@code opsPerBlock} operations, after
+   * {@code warmupOps} operations of every side once before the first round; the side that goes
+   * first rotates with every block, and each side has its own sequence of numbers. A round's figure
+   * is the side's median block.
+   */
+  record Counted(int blocks, int opsPerBlock, int warmupOps) implements Blocks {}
+
+  /**
+   * The per-round figures of one measurement: microseconds per operation of every side, by name.
+   */
+  record Rounds(String params, Map<String, double[]> micros) {
+    /** The median over the rounds of one side's time per operation. */
+    double median(String side) {
+      return Compare.median(micros.get(side));
+    }
+
+    /** One line in the format of {@link Compare} per pair, each ending with a line separator. */
+    String lines(List<Pair> pairs) {
+      StringBuilder out = new StringBuilder();
+      for (Pair p : pairs) {
+        double[] s = micros.get(p.side());
+        out.append(
+            Compare.roundsLine(
+                p.title(),
+                params,
+                s,
+                micros.get(p.anchor()),
+                "us/op",
+                p.kind(),
+                p.target(),
+                p.kind().label + ", " + s.length + " rounds alternating"));
+      }
+      return out.toString();
     }
   }
 
-  /** Runs the comparison and returns its figures; prints each round as it ends. */
-  Result compare(
-      String title, String params, IntConsumer stowage, IntConsumer anchor, double target) {
-    double[] s = new double[rounds];
-    double[] a = new double[rounds];
-    double[] r = new double[rounds];
+  private final int rounds;
+  private final Blocks blocks;
+  private final LongSupplier clock;
+  private final PrintStream progress;
+
+  /**
+   * @param rounds rounds per measurement (at least 1)
+   * @param blocks how a round times the sides
+   */
+  Alternating(int rounds, Blocks blocks) {
+    this(rounds, blocks, System::nanoTime, System.out);
+  }
+
+  /** With a clock in nanoseconds and a stream for a line per round (tests pass their own). */
+  Alternating(int rounds, Blocks blocks, LongSupplier clock, PrintStream progress) {
+    if (rounds < 1) {
+      throw new IllegalArgumentException("rounds must be at least 1");
+    }
+    this.rounds = rounds;
+    this.blocks = blocks;
+    this.clock = clock;
+    this.progress = progress;
+  }
+
+  int rounds() {
+    return rounds;
+  }
+
+  /** Two sides, {@code stowage} and {@code anchor}, compared by time against {@code target}. */
+  String compare(String title, String params, Op stowage, Op anchor, double target) {
+    return measure(title, params, List.of(new Side("stowage", stowage), new Side("anchor", anchor)))
+        .lines(List.of(Pair.time(title, "stowage", "anchor", target)));
+  }
+
+  /** Measures {@code sides}, printing each round's figures as it ends. */
+  Rounds measure(String title, String params, List<Side> sides) {
+    Map<String, double[]> micros = new LinkedHashMap<>();
+    for (Side side : sides) {
+      if (micros.put(side.name(), new double[rounds]) != null) {
+        throw new IllegalArgumentException("two sides named " + side.name());
+      }
+    }
+    try {
+      if (blocks instanceof Timed t) {
+        timed(title, params, t, sides, micros);
+      } else {
+        counted(title, params, (Counted) blocks, sides, micros);
+      }
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+    return new Rounds(params, micros);
+  }
+
+  private void timed(
+      String title, String params, Timed t, List<Side> sides, Map<String, double[]> micros)
+      throws Exception {
+    int n = sides.size();
+    long blockNanos = t.blockMillis() * 1_000_000;
+    long warmupNanos = t.warmupMillis() * 1_000_000;
     int[] seq = {0};
     for (int round = 0; round < rounds; round++) {
-      run(stowage, seq, warmupNanos);
-      run(anchor, seq, warmupNanos);
-      long sNanos = 0, aNanos = 0, sOps = 0, aOps = 0;
-      for (int b = 0; b < BLOCKS; b++) {
-        boolean stowageFirst = (b + round) % 2 == 0;
-        long[] first = run(stowageFirst ? stowage : anchor, seq, blockNanos);
-        long[] second = run(stowageFirst ? anchor : stowage, seq, blockNanos);
-        long[] st = stowageFirst ? first : second;
-        long[] an = stowageFirst ? second : first;
-        sNanos += st[0];
-        sOps += st[1];
-        aNanos += an[0];
-        aOps += an[1];
+      for (Side side : sides) {
+        run(side.op(), seq, warmupNanos);
       }
-      s[round] = sNanos / 1000.0 / sOps;
-      a[round] = aNanos / 1000.0 / aOps;
-      r[round] = s[round] / a[round];
-      System.out.printf(
-          Locale.ROOT,
-          "  %s %s round %d: stowage %.3f us, anchor %.3f us, ratio %.3f%n",
-          title,
-          params,
-          round + 1,
-          s[round],
-          a[round],
-          r[round]);
+      long[] nanos = new long[n];
+      long[] ops = new long[n];
+      for (int b = 0; b < Timed.PAIRS_PER_ROUND; b++) {
+        for (int k = 0; k < n; k++) {
+          int s = (b + round + k) % n;
+          long[] took = run(sides.get(s).op(), seq, blockNanos);
+          nanos[s] += took[0];
+          ops[s] += took[1];
+        }
+      }
+      for (int s = 0; s < n; s++) {
+        micros.get(sides.get(s).name())[round] = nanos[s] / 1000.0 / ops[s];
+      }
+      report(title, params, round, sides, micros);
     }
-    return new Result(
-        title,
-        params,
-        Compare.median(s),
-        Compare.median(a),
-        Compare.median(r),
-        Arrays.stream(r).min().orElseThrow(),
-        Arrays.stream(r).max().orElseThrow(),
-        target,
-        rounds);
   }
 
-  /** Runs {@code op} for at least {@code nanos}; returns {elapsed nanos, operations}. */
-  private static long[] run(IntConsumer op, int[] seq, long nanos) {
-    long start = System.nanoTime();
+  /** Runs {@code op} in bunches of 8 for at least {@code nanos}; returns {elapsed, operations}. */
+  private long[] run(Op op, int[] seq, long nanos) throws Exception {
+    long start = clock.getAsLong();
     long end = start + nanos;
     long ops = 0;
     long now;
     do {
       for (int i = 0; i < 8; i++) {
-        op.accept(seq[0]++);
+        op.run(seq[0]++);
       }
       ops += 8;
-      now = System.nanoTime();
+      now = clock.getAsLong();
     } while (now < end);
     return new long[] {now - start, ops};
   }
 
-  /** The table header of {@link Result#line()}. */
+  private void counted(
+      String title, String params, Counted c, List<Side> sides, Map<String, double[]> micros)
+      throws Exception {
+    int n = sides.size();
+    int[] calls = new int[n];
+    for (int s = 0; s < n; s++) {
+      for (int i = 0; i < c.warmupOps(); i++) {
+        sides.get(s).op().run(calls[s]++);
+      }
+    }
+    for (int round = 0; round < rounds; round++) {
+      double[][] blockMicros = new double[n][c.blocks()];
+      for (int b = 0; b < c.blocks(); b++) {
+        for (int k = 0; k < n; k++) {
+          int s = (b + k) % n;
+          long start = clock.getAsLong();
+          for (int i = 0; i < c.opsPerBlock(); i++) {
+            sides.get(s).op().run(calls[s]++);
+          }
+          blockMicros[s][b] = (clock.getAsLong() - start) / 1e3 / c.opsPerBlock();
+        }
+      }
+      for (int s = 0; s < n; s++) {
+        micros.get(sides.get(s).name())[round] = Compare.median(blockMicros[s]);
+      }
+      report(title, params, round, sides, micros);
+    }
+  }
+
+  private void report(
+      String title, String params, int round, List<Side> sides, Map<String, double[]> micros) {
+    StringBuilder line = new StringBuilder();
+    for (Side side : sides) {
+      line.append(
+          String.format(Locale.ROOT, " %s %.3f us", side.name(), micros.get(side.name())[round]));
+    }
+    progress.printf(
+        Locale.ROOT, "  %s %s round %d/%d:%s%n", title, params, round + 1, rounds, line);
+  }
+
+  /** The table header of {@link Rounds#lines} and {@link #compare}. */
   static String header(int rounds) {
-    return String.format(
-        Locale.ROOT,
-        "medians of %d rounds, alternating blocks%n%-52s %-24s %14s %14s %-8s %7s %-17s %s%n",
-        rounds,
-        "comparison",
-        "params",
-        "stowage",
-        "anchor",
-        "unit",
-        "ratio",
-        "(rounds min-max)",
-        "target");
+    return String.format(Locale.ROOT, "medians of %d rounds, alternating blocks%n", rounds)
+        + Compare.header("(rounds min-max)");
   }
 
   /** Reads {@code --rounds N}, {@code --block MS}, {@code --warmup MS} and sizes from arguments. */
@@ -172,6 +263,11 @@ final class Alternating {
         }
       }
       return a;
+    }
+
+    /** A harness of timed blocks as these arguments say. */
+    Alternating harness() {
+      return new Alternating(rounds, new Timed(blockMillis, warmupMillis));
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.stowage.bench;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -267,7 +268,7 @@ public final class Compare {
     int rounds = 1;
     if (args.length >= 2 && args[0].equals("--rounds")) {
       rounds = Integer.parseInt(args[1]);
-      args = java.util.Arrays.copyOfRange(args, 2, args.length);
+      args = Arrays.copyOfRange(args, 2, args.length);
       if (rounds < 1) {
         System.err.println("--rounds must be at least 1");
         System.exit(2);
@@ -335,18 +336,7 @@ public final class Compare {
     if (several) {
       out.append("medians of ").append(rounds.size()).append(" rounds\n");
     }
-    out.append(
-        String.format(
-            Locale.ROOT,
-            "%-52s %-24s %14s %14s %-8s %7s %-17s %s%n",
-            "comparison",
-            "params",
-            "stowage",
-            "anchor",
-            "unit",
-            "ratio",
-            several ? "(rounds min-max)" : "(99.9% range)",
-            "target"));
+    out.append(header(several ? "(rounds min-max)" : "(99.9% range)"));
     for (Pair p : PAIRS) {
       var perParams = byClass.get(p.benchClass());
       if (perParams == null) {
@@ -366,38 +356,125 @@ public final class Compare {
   }
 
   private static double ratio(Pair p, double stowage, double anchor) {
-    return p.kind() == Kind.TIME_AT_MOST ? stowage / anchor : anchor / stowage;
+    return ratio(p.kind(), stowage, anchor);
+  }
+
+  /** A ratio as {@code kind} reads it: Stowage's time over the anchor's, or the inverse. */
+  static double ratio(Kind kind, double stowage, double anchor) {
+    return kind == Kind.TIME_AT_MOST ? stowage / anchor : anchor / stowage;
   }
 
   private static String medianLine(Pair p, String params, List<Result<?>> s, List<Result<?>> a) {
-    double[] ratios = new double[s.size()];
     double[] ss = new double[s.size()];
     double[] as = new double[s.size()];
-    for (int i = 0; i < ratios.length; i++) {
+    for (int i = 0; i < ss.length; i++) {
       ss[i] = s.get(i).getScore();
       as[i] = a.get(i).getScore();
-      ratios[i] = ratio(p, ss[i], as[i]);
     }
-    double ratio = median(ratios);
-    return format(
-        p,
+    return roundsLine(
+        p.title(),
         params,
-        median(ss),
-        median(as),
+        ss,
+        as,
         s.get(0).getScoreUnit(),
-        ratio,
-        String.format(
-            Locale.ROOT,
-            "(%.2f-%.2f)",
-            java.util.Arrays.stream(ratios).min().orElseThrow(),
-            java.util.Arrays.stream(ratios).max().orElseThrow()));
+        p.kind(),
+        p.targetAt(params),
+        p.kind().label);
   }
 
+  /**
+   * One line of several rounds: the medians of both sides' per-round scores, the median of the
+   * rounds' ratios (each round's Stowage score against the same round's anchor score), the lowest
+   * and highest round ratio, and the verdict of that median against {@code target} ({@code NaN}:
+   * for reference). {@code note} goes in brackets at the end.
+   */
+  static String roundsLine(
+      String title,
+      String params,
+      double[] stowage,
+      double[] anchor,
+      String unit,
+      Kind kind,
+      double target,
+      String note) {
+    double[] ratios = new double[stowage.length];
+    for (int i = 0; i < ratios.length; i++) {
+      ratios[i] = ratio(kind, stowage[i], anchor[i]);
+    }
+    double ratio = median(ratios);
+    return line(
+        title,
+        params,
+        median(stowage),
+        median(anchor),
+        unit,
+        ratio,
+        range(ratios),
+        verdict(kind, ratio, target) + "  [" + note + "]");
+  }
+
+  /** {@code (lowest-highest)} of {@code ratios}. */
+  static String range(double[] ratios) {
+    return String.format(
+        Locale.ROOT,
+        "(%.2f-%.2f)",
+        Arrays.stream(ratios).min().orElseThrow(),
+        Arrays.stream(ratios).max().orElseThrow());
+  }
+
+  /** {@code <= 1.05 met}, {@code >= 0.9 NOT met}, or {@code (for reference)} without a target. */
+  static String verdict(Kind kind, double ratio, double target) {
+    if (Double.isNaN(target)) {
+      return "(for reference)";
+    }
+    boolean met = kind == Kind.TIME_AT_MOST ? ratio <= target : ratio >= target;
+    return kind.sign + " " + target + (met ? "  met" : "  NOT met");
+  }
+
+  /** The median; {@code values} is left as it is. */
   static double median(double[] values) {
     double[] v = values.clone();
-    java.util.Arrays.sort(v);
+    Arrays.sort(v);
     int n = v.length;
     return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  }
+
+  /** The column titles of {@link #line}; {@code rangeLabel} names what the range column holds. */
+  static String header(String rangeLabel) {
+    return String.format(
+        Locale.ROOT,
+        "%-52s %-24s %14s %14s %-8s %7s %-17s %s%n",
+        "comparison",
+        "params",
+        "stowage",
+        "anchor",
+        "unit",
+        "ratio",
+        rangeLabel,
+        "target");
+  }
+
+  /** One line of the table. */
+  static String line(
+      String title,
+      String params,
+      double stowage,
+      double anchor,
+      String unit,
+      double ratio,
+      String range,
+      String target) {
+    return String.format(
+        Locale.ROOT,
+        "%-52s %-24s %14.3f %14.3f %-8s %7.3f %-17s %s%n",
+        title,
+        params,
+        stowage,
+        anchor,
+        unit,
+        ratio,
+        range,
+        target);
   }
 
   private static String line(Pair p, String params, Result<?> s, Result<?> a) {
@@ -420,25 +497,9 @@ public final class Compare {
 
   private static String format(
       Pair p, String params, double sv, double av, String unit, double ratio, String range) {
-    String target;
-    double goal = p.targetAt(params);
-    if (Double.isNaN(goal)) {
-      target = "(for reference)";
-    } else {
-      boolean met = p.kind() == Kind.TIME_AT_MOST ? ratio <= goal : ratio >= goal;
-      target = p.kind().sign + " " + goal + (met ? "  met" : "  NOT met");
-    }
-    return String.format(
-        Locale.ROOT,
-        "%-52s %-24s %14.3f %14.3f %-8s %7.3f %-17s %s%n",
-        p.title(),
-        params,
-        sv,
-        av,
-        unit,
-        ratio,
-        range,
-        target + "  [" + p.kind().label + "]");
+    String target = verdict(p.kind(), ratio, p.targetAt(params));
+    return line(
+        p.title(), params, sv, av, unit, ratio, range, target + "  [" + p.kind().label + "]");
   }
 
   private static double finiteOrZero(double d) {

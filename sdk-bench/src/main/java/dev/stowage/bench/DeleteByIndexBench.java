@@ -10,7 +10,6 @@ import dev.stowage.item.AttributeType;
 import dev.stowage.item.Item;
 import dev.stowage.query.Query;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -162,69 +161,33 @@ public final class DeleteByIndexBench {
     String params = "{items=" + ITEMS + ", pageSize=" + pageSize + "}";
     System.out.println();
     System.out.println("medians of " + rounds + " rounds");
-    System.out.printf(
-        Locale.ROOT,
-        "%-52s %-24s %14s %14s %-8s %7s %-17s %s%n",
-        "comparison",
-        "params",
-        "stowage",
-        "anchor",
-        "unit",
-        "ratio",
-        "(rounds min-max)",
-        "target");
+    System.out.print(Compare.header("(rounds min-max)"));
     line(
         "delete-by-index vs hand-written 4-thread parallel",
         params,
         millis.get("stowage"),
         millis.get("parallel"),
-        true,
+        Compare.Kind.TIME_AT_MOST,
         1.25);
     line(
         "delete-by-index vs naive loop",
         params,
         millis.get("stowage"),
         millis.get("naive"),
-        false,
+        Compare.Kind.THROUGHPUT_AT_LEAST,
         10.0);
     line(
         "  (hand-written parallel vs naive loop)",
         params,
         millis.get("parallel"),
         millis.get("naive"),
-        false,
+        Compare.Kind.THROUGHPUT_AT_LEAST,
         Double.NaN);
   }
 
   private static void line(
-      String title, String params, double[] s, double[] a, boolean timeAtMost, double target) {
-    double[] ratios = new double[s.length];
-    for (int i = 0; i < s.length; i++) {
-      ratios[i] = timeAtMost ? s[i] / a[i] : a[i] / s[i];
-    }
-    double ratio = Compare.median(ratios);
-    String verdict;
-    if (Double.isNaN(target)) {
-      verdict = "(for reference)";
-    } else {
-      boolean met = timeAtMost ? ratio <= target : ratio >= target;
-      verdict = (timeAtMost ? "<= " : ">= ") + target + (met ? "  met" : "  NOT met");
-    }
-    System.out.printf(
-        Locale.ROOT,
-        "%-52s %-24s %14.1f %14.1f %-8s %7.3f %-17s %s%n",
-        title,
-        params,
-        Compare.median(s),
-        Compare.median(a),
-        "ms/op",
-        ratio,
-        String.format(
-            Locale.ROOT,
-            "(%.2f-%.2f)",
-            Arrays.stream(ratios).min().orElseThrow(),
-            Arrays.stream(ratios).max().orElseThrow()),
-        verdict + "  [" + (timeAtMost ? "stowage/anchor time" : "stowage/anchor throughput") + "]");
+      String title, String params, double[] s, double[] a, Compare.Kind kind, double target) {
+    System.out.print(Compare.roundsLine(title, params, s, a, "ms/op", kind, target, kind.label));
   }
 
   // ---- the three sides ----

@@ -59,8 +59,8 @@ public final class IndexPageScaling {
 
   public static void main(String[] argv) {
     Alternating.Args args = Alternating.Args.parse(argv);
-    Alternating alt = new Alternating(args.rounds, args.blockMillis, args.warmupMillis);
-    List<Alternating.Result> results = new ArrayList<>();
+    Alternating alt = args.harness();
+    List<String> results = new ArrayList<>();
     List<String> requests = new ArrayList<>();
     try (DynamoLocal local = DynamoLocal.start()) {
       DynamoDbClient raw = local.client();
@@ -160,12 +160,12 @@ public final class IndexPageScaling {
     System.out.println();
     requests.forEach(System.out::println);
     System.out.print(Alternating.header(args.rounds));
-    results.forEach(x -> System.out.print(x.line()));
+    results.forEach(System.out::print);
   }
 
   /** Put and a one-page partition query of small items, as in {@link DynamoDbBench}. */
   private static void smallItems(
-      DynamoDbClient raw, Stowage stowage, Alternating alt, List<Alternating.Result> results) {
+      DynamoDbClient raw, Stowage stowage, Alternating alt, List<String> results) {
     String name = "bench_users";
     Table users =
         stowage.ensureTable(

@@ -65,8 +65,8 @@ public final class MemoryScaling {
 
   public static void main(String[] argv) {
     Alternating.Args args = Alternating.Args.parse(argv);
-    Alternating alt = new Alternating(args.rounds, args.blockMillis, args.warmupMillis);
-    List<Alternating.Result> results = new ArrayList<>();
+    Alternating alt = args.harness();
+    List<String> results = new ArrayList<>();
     Map<Integer, Double> indexMicros = new java.util.TreeMap<>();
     for (int n : args.sizes) {
       Stowage stowage =
@@ -125,29 +125,40 @@ public final class MemoryScaling {
               i -> check(table.page(cursors.get(mix(i) % span)).size()),
               i -> check(take(map.tailMap(keys[(mix(i) % span + 1) * PAGE - 1], false))),
               Double.NaN));
-      Alternating.Result ix =
-          alt.compare(
-              "memory index query, sort bound (25) vs map",
+      String indexTitle = "memory index query, sort bound (25) vs map";
+      Alternating.Rounds ix =
+          alt.measure(
+              indexTitle,
               params,
-              i ->
-                  check(
-                      table
-                          .query(
-                              Query.index("byGroup")
-                                  .partition(AttributeValue.of("g"))
-                                  .sort(SortCondition.ge(AttributeValue.of(boundScore(i, n))))
-                                  .limit(PAGE)
-                                  .build())
-                          .size()),
-              i -> check(take(byScore.tailMap(new ScoreKey(boundScore(i, n), keys[0]), true))),
-              Double.NaN);
-      results.add(ix);
-      indexMicros.put(n, ix.stowageMicros());
+              List.of(
+                  new Alternating.Side(
+                      "stowage",
+                      i ->
+                          check(
+                              table
+                                  .query(
+                                      Query.index("byGroup")
+                                          .partition(AttributeValue.of("g"))
+                                          .sort(
+                                              SortCondition.ge(AttributeValue.of(boundScore(i, n))))
+                                          .limit(PAGE)
+                                          .build())
+                                  .size())),
+                  new Alternating.Side(
+                      "anchor",
+                      i ->
+                          check(
+                              take(
+                                  byScore.tailMap(
+                                      new ScoreKey(boundScore(i, n), keys[0]), true))))));
+      results.add(
+          ix.lines(List.of(Alternating.Pair.time(indexTitle, "stowage", "anchor", Double.NaN))));
+      indexMicros.put(n, ix.median("stowage"));
       stowage.close();
     }
     System.out.println();
     System.out.print(Alternating.header(args.rounds));
-    results.forEach(r -> System.out.print(r.line()));
+    results.forEach(System.out::print);
     if (indexMicros.size() > 1) {
       int small = indexMicros.keySet().iterator().next();
       int large = ((java.util.TreeMap<Integer, Double>) indexMicros).lastKey();

@@ -29,7 +29,7 @@ import java.util.function.Supplier;
 
 /**
  * Issue 17, overflow on the write path, measured in alternating blocks in one JVM ({@link
- * AlternatingSides}) because emulators and a shared machine make separate runs incomparable:
+ * Alternating}) because emulators and a shared machine make separate runs incomparable:
  *
  * <ul>
  *   <li>{@code datastore}, {@code azure}: a put of a small item (six attributes, never overflows)
@@ -63,8 +63,7 @@ public final class OverflowPutComparison {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
     List<String> groups =
         List.of((args.length > 1 ? args[1] : "datastore,azure,overwrite").split(","));
-    System.out.println("medians of " + rounds + " rounds (alternating blocks in one JVM)");
-    System.out.println(AlternatingSides.header());
+    System.out.print(Alternating.header(rounds));
     try {
       if (groups.contains("datastore")) {
         print(datastore(rounds));
@@ -82,16 +81,16 @@ public final class OverflowPutComparison {
     System.exit(0);
   }
 
-  private static List<String> datastore(int rounds) throws Throwable {
+  private static String datastore(int rounds) throws Throwable {
     Datastore client = (Datastore) call(emulators("datastore", shared()), "client");
     KeyFactory keys = client.newKeyFactory().setKind("bench_raw_users");
     Table withBlobs = table(DatastoreDriver.of(client), "dsblobs", true);
     Table without = table(DatastoreDriver.of(client), "dsplain", false);
-    List<AlternatingSides.Side> sides =
+    List<Alternating.Side> sides =
         List.of(
-            new AlternatingSides.Side("stowageBlobStore", i -> withBlobs.put(item("b", i))),
-            new AlternatingSides.Side("stowage", i -> without.put(item("s", i))),
-            new AlternatingSides.Side(
+            new Alternating.Side("stowageBlobStore", i -> withBlobs.put(item("b", i))),
+            new Alternating.Side("stowage", i -> without.put(item("s", i))),
+            new Alternating.Side(
                 "raw",
                 i -> {
                   long n = i % KEYS;
@@ -108,7 +107,7 @@ public final class OverflowPutComparison {
     return compare("datastore", sides, rounds, 8, 25);
   }
 
-  private static List<String> azure(int rounds) throws Throwable {
+  private static String azure(int rounds) throws Throwable {
     String connection = (String) call(emulators("azurite", shared()), "connectionString");
     TableServiceClient service =
         new TableServiceClientBuilder().connectionString(connection).buildClient();
@@ -116,11 +115,11 @@ public final class OverflowPutComparison {
     TableClient raw = service.getTableClient("benchrawusers");
     Table withBlobs = table(AzureTablesDriver.fromConnectionString(connection), "azblobs", true);
     Table without = table(AzureTablesDriver.fromConnectionString(connection), "azplain", false);
-    List<AlternatingSides.Side> sides =
+    List<Alternating.Side> sides =
         List.of(
-            new AlternatingSides.Side("stowageBlobStore", i -> withBlobs.put(item("b", i))),
-            new AlternatingSides.Side("stowage", i -> without.put(item("s", i))),
-            new AlternatingSides.Side(
+            new Alternating.Side("stowageBlobStore", i -> withBlobs.put(item("b", i))),
+            new Alternating.Side("stowage", i -> without.put(item("s", i))),
+            new Alternating.Side(
                 "raw",
                 i -> {
                   long n = i % KEYS;
@@ -137,27 +136,27 @@ public final class OverflowPutComparison {
     return compare("azure", sides, rounds, 8, 25);
   }
 
-  private static List<String> compare(
-      String backend, List<AlternatingSides.Side> sides, int rounds, int blocks, int ops)
-      throws Exception {
-    AlternatingSides a = new AlternatingSides(sides, rounds, blocks, ops).run(2 * KEYS);
-    return a.report(
-        List.of(
-            new AlternatingSides.Ratio(
-                backend + " put, blob store configured vs raw client",
-                "stowageBlobStore",
-                "raw",
-                1.1),
-            new AlternatingSides.Ratio(
-                backend + " put, no blob store vs raw client", "stowage", "raw", Double.NaN),
-            new AlternatingSides.Ratio(
-                backend + " put, blob store vs no blob store",
-                "stowageBlobStore",
-                "stowage",
-                Double.NaN)));
+  private static String compare(
+      String backend, List<Alternating.Side> sides, int rounds, int blocks, int ops) {
+    return new Alternating(rounds, new Alternating.Counted(blocks, ops, 2 * KEYS))
+        .measure(backend + " put", "", sides)
+        .lines(
+            List.of(
+                Alternating.Pair.time(
+                    backend + " put, blob store configured vs raw client",
+                    "stowageBlobStore",
+                    "raw",
+                    1.1),
+                Alternating.Pair.time(
+                    backend + " put, no blob store vs raw client", "stowage", "raw", Double.NaN),
+                Alternating.Pair.time(
+                    backend + " put, blob store vs no blob store",
+                    "stowageBlobStore",
+                    "stowage",
+                    Double.NaN)));
   }
 
-  private static List<String> overwrite(int rounds, String store) throws Exception {
+  private static String overwrite(int rounds, String store) throws Exception {
     Path dir = Files.createTempDirectory("stowage-overwrite");
     Supplier<dev.stowage.overflow.BlobStore> blobs =
         () ->
@@ -171,28 +170,23 @@ public final class OverflowPutComparison {
     byte[] other = Payloads.filled(size);
     other[0] ^= 1;
     Item second = OverflowSides.document("doc-1", other);
-    List<AlternatingSides.Side> sides =
+    List<Alternating.Side> sides =
         List.of(
-            new AlternatingSides.Side("stowage", i -> stowage.put(i % 2 == 0 ? first : second)),
-            new AlternatingSides.Side(
-                "byHandSha256", i -> byHand.put(i % 2 == 0 ? first : second)));
-    AlternatingSides a = new AlternatingSides(sides, rounds, 12, 20).run(200);
+            new Alternating.Side("stowage", i -> stowage.put(i % 2 == 0 ? first : second)),
+            new Alternating.Side("byHandSha256", i -> byHand.put(i % 2 == 0 ? first : second)));
+    String title =
+        String.format(Locale.ROOT, "overflow 1 MB overwrite vs by hand+SHA-256 (%s)", store);
+    Alternating.Rounds measured =
+        new Alternating(rounds, new Alternating.Counted(12, 20, 200)).measure(title, "", sides);
     if (stowage.blobCount() != 1 || !stowage.get("doc-1").equals(byHand.get("doc-1"))) {
       throw new IllegalStateException(
           "Stowage left " + stowage.blobCount() + " blobs for one item");
     }
-    return a.report(
-        List.of(
-            new AlternatingSides.Ratio(
-                String.format(
-                    Locale.ROOT, "overflow 1 MB overwrite vs by hand+SHA-256 (%s)", store),
-                "stowage",
-                "byHandSha256",
-                1.2)));
+    return measured.lines(List.of(Alternating.Pair.time(title, "stowage", "byHandSha256", 1.2)));
   }
 
-  private static void print(List<String> lines) {
-    lines.forEach(System.out::println);
+  private static void print(String lines) {
+    System.out.print(lines);
     System.out.flush();
   }
 
