@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntToLongFunction;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
@@ -27,6 +28,16 @@ class AlternatingTest {
   /** A side whose operations cost {@code micros[r]} in its round {@code r} (one op per round). */
   private Alternating.Side side(String name, double... micros) {
     return new Alternating.Side(name, i -> now[0] += (long) (micros[i] * 1000));
+  }
+
+  /** A side that notes each call as its name and number and costs {@code nanos.applyAsLong(i)}. */
+  private Alternating.Side recording(String name, List<String> order, IntToLongFunction nanos) {
+    return new Alternating.Side(
+        name,
+        i -> {
+          order.add(name + i);
+          now[0] += nanos.applyAsLong(i);
+        });
   }
 
   @Test
@@ -87,20 +98,8 @@ class AlternatingTest {
   void countedBlocksTakeEachSidesMedianBlockAndRotateTheFirstSide() {
     List<String> order = new ArrayList<>();
     double[] costs = {0, 1, 100, 2}; // a warm-up, then blocks; the second is an outlier
-    Alternating.Side s =
-        new Alternating.Side(
-            "s",
-            i -> {
-              order.add("s" + i);
-              now[0] += (long) (costs[i] * 1000);
-            });
-    Alternating.Side a =
-        new Alternating.Side(
-            "a",
-            i -> {
-              order.add("a" + i);
-              now[0] += 1000;
-            });
+    Alternating.Side s = recording("s", order, i -> (long) (costs[i] * 1000));
+    Alternating.Side a = recording("a", order, i -> 1000);
     Alternating.Rounds r =
         harness(1, new Alternating.Counted(3, 1, 1)).measure("x", "", List.of(s, a));
     // Warm-up once, each side in order; then the first side alternates block by block.
@@ -112,20 +111,8 @@ class AlternatingTest {
   @Test
   void timedBlocksAverageOverTheRoundAndShareOneSequence() {
     List<String> order = new ArrayList<>();
-    Alternating.Side s =
-        new Alternating.Side(
-            "s",
-            i -> {
-              order.add("s" + i);
-              now[0] += 3_000;
-            });
-    Alternating.Side a =
-        new Alternating.Side(
-            "a",
-            i -> {
-              order.add("a" + i);
-              now[0] += 1_000;
-            });
+    Alternating.Side s = recording("s", order, i -> 3_000);
+    Alternating.Side a = recording("a", order, i -> 1_000);
     // Blocks and warm-ups of 0 ms: every turn is one bunch of 8 operations.
     Alternating.Rounds r = harness(2, new Alternating.Timed(0, 0)).measure("x", "", List.of(s, a));
     assertThat(r.micros().get("s")).containsExactly(3, 3);
