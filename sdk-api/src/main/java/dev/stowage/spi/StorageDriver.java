@@ -86,11 +86,11 @@ public interface StorageDriver extends AutoCloseable {
    * Stores an item (replacing any existing one) if {@code expect} holds, atomically.
    *
    * <p>With {@link Expectation#ANY} the previous item returned may be the one the driver read just
-   * before writing (as Datastore and Azure Tables read the stored entity anyway, for the types of
-   * its properties) instead of the one the write atomically replaced: a write that lands in between
-   * is not seen. The core only releases the overflow blob of that item, which is safe either way
-   * (the version in between keeps its blob until the sweeper collects it); a driver must not spend
-   * a transaction or an extra request on exactness there.
+   * before writing (as Datastore and Azure Tables do, with one plain read that also gives the types
+   * of its properties) instead of the one the write atomically replaced: a write that lands in
+   * between is not seen. The core only releases the overflow blob of that item, which is safe
+   * either way (the version in between keeps its blob until the sweeper collects it); a driver must
+   * not spend a transaction or an extra request on exactness there.
    *
    * @param returnPrevious whether to return the replaced item
    * @throws dev.stowage.ConditionFailedException if the expectation does not hold
