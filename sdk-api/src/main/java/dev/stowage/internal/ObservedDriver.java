@@ -12,6 +12,8 @@ import dev.stowage.spi.DriverScan;
 import dev.stowage.spi.Expectation;
 import dev.stowage.spi.ForwardingDriver;
 import dev.stowage.spi.QueryResult;
+import dev.stowage.spi.SegmentPage;
+import dev.stowage.spi.SegmentScan;
 import dev.stowage.spi.StorageDriver;
 import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.TableLayout;
@@ -160,6 +162,18 @@ public final class ObservedDriver extends ForwardingDriver {
         t.namespace(),
         t.table(),
         () -> delegate.scan(table, scan),
+        r -> 0,
+        r -> bytes(r.items()));
+  }
+
+  @Override
+  public SegmentPage scanSegment(TableLayout table, SegmentScan scan) {
+    TableRef t = table.ref();
+    return observed.call(
+        "scan",
+        t.namespace(),
+        t.table(),
+        () -> delegate.scanSegment(table, scan),
         r -> 0,
         r -> bytes(r.items()));
   }

@@ -17,6 +17,9 @@ import dev.stowage.spi.DriverQuery;
 import dev.stowage.spi.DriverScan;
 import dev.stowage.spi.Expectation;
 import dev.stowage.spi.QueryResult;
+import dev.stowage.spi.ScanSegment;
+import dev.stowage.spi.SegmentPage;
+import dev.stowage.spi.SegmentScan;
 import dev.stowage.spi.StorageDriver;
 import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.TableLayout;
@@ -276,6 +279,32 @@ public final class MemoryDriver implements StorageDriver {
   @Override
   public QueryResult scan(TableLayout table, DriverScan scan) {
     return table(table).scan(scan);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The memory driver divides the key space at keys evenly spread through the items present (see
+   * {@code MemorySegments}).
+   */
+  @Override
+  public List<ScanSegment> segments(TableLayout table, String index, int total) {
+    if (!capabilities.contains(Capability.SEGMENTED_SCANS)) {
+      return StorageDriver.super.segments(table, index, total);
+    }
+    if (total < 1 || total > ScanSegment.MAX_TOTAL) {
+      throw new IllegalArgumentException(
+          "a plan has 1 to " + ScanSegment.MAX_TOTAL + " segments, not " + total);
+    }
+    return MemorySegments.plan(table(table), table, index, total);
+  }
+
+  @Override
+  public SegmentPage scanSegment(TableLayout table, SegmentScan scan) {
+    if (!capabilities.contains(Capability.SEGMENTED_SCANS)) {
+      return StorageDriver.super.scanSegment(table, scan);
+    }
+    return MemorySegments.scan(table(table), table, scan);
   }
 
   @Override

@@ -47,7 +47,8 @@ public final class MemoryLimits {
         Capability.TRANSACTIONS,
         Capability.CROSS_PARTITION_TRANSACTIONS,
         Capability.NATIVE_UPDATES,
-        Capability.NATIVE_INDEXES);
+        Capability.NATIVE_INDEXES,
+        Capability.SEGMENTED_SCANS);
   }
 
   /**
@@ -76,7 +77,8 @@ public final class MemoryLimits {
         Capability.TRANSACTIONS,
         Capability.CROSS_PARTITION_TRANSACTIONS,
         Capability.CONSISTENT_INDEX_QUERIES,
-        Capability.NATIVE_INDEXES);
+        Capability.NATIVE_INDEXES,
+        Capability.SEGMENTED_SCANS);
   }
 
   /**
@@ -102,6 +104,7 @@ public final class MemoryLimits {
 
   /** The Azure driver's capabilities: single-partition transactions, consistent index queries. */
   public static Set<Capability> azureCapabilities() {
-    return Set.of(Capability.TRANSACTIONS, Capability.CONSISTENT_INDEX_QUERIES);
+    return Set.of(
+        Capability.TRANSACTIONS, Capability.CONSISTENT_INDEX_QUERIES, Capability.SEGMENTED_SCANS);
   }
 }

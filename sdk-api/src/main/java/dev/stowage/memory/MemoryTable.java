@@ -295,6 +295,62 @@ final class MemoryTable {
     return new QueryResult(out, false);
   }
 
+  /** Items of a key range after a key, and whether more may follow the last one. */
+  record Range(List<StoredItem> items, Key last, boolean more) {}
+
+  /**
+   * The keys of the table's items in key order, or of the items in {@code index} when it is not
+   * null; a snapshot that concurrent writes may or may not show.
+   */
+  List<Key> keysInOrder(IndexLayout index) {
+    List<Key> out = new ArrayList<>();
+    for (KeyValue p : partitionOrder) {
+      for (Map.Entry<Key, StoredItem> e : partitions.get(p).entrySet()) {
+        if (index == null || placement(index, e.getValue().item()) != null) {
+          out.add(e.getKey());
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Up to {@code limit} items with keys from {@code lower} (inclusive, null: unbounded) to {@code
+   * upper} (exclusive, null: unbounded), strictly after {@code after} when given, keeping only the
+   * items in {@code index} when it is not null.
+   */
+  Range range(Key lower, Key upper, Key after, IndexLayout index, int limit) {
+    Key from = after != null ? after : lower;
+    boolean fromInclusive = after == null;
+    NavigableSet<KeyValue> parts =
+        from == null ? partitionOrder : partitionOrder.tailSet(from.partition(), true);
+    List<StoredItem> out = new ArrayList<>();
+    Key last = null;
+    for (KeyValue p : parts) {
+      if (upper != null && KeyValue.compare(p, upper.partition()) > 0) {
+        break;
+      }
+      NavigableMap<Key, StoredItem> part = partitions.get(p);
+      if (from != null && p.equals(from.partition())) {
+        part = part.tailMap(from, fromInclusive);
+      }
+      if (upper != null && p.equals(upper.partition())) {
+        part = part.headMap(upper, false);
+      }
+      for (Map.Entry<Key, StoredItem> e : part.entrySet()) {
+        if (index != null && placement(index, e.getValue().item()) == null) {
+          continue;
+        }
+        if (out.size() == limit) {
+          return new Range(out, last, true);
+        }
+        out.add(e.getValue());
+        last = e.getKey();
+      }
+    }
+    return new Range(out, last, false);
+  }
+
   private static QueryResult take(Iterable<StoredItem> source, int limit) {
     List<StoredItem> out = new ArrayList<>();
     for (StoredItem s : source) {

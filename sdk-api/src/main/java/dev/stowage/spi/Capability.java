@@ -16,5 +16,10 @@ public enum Capability {
    * layout with a native index in {@link StorageDriver#ensureTable} and {@link
    * StorageDriver#openTable} with {@link dev.stowage.UnsupportedCapabilityException}.
    */
-  NATIVE_INDEXES
+  NATIVE_INDEXES,
+  /**
+   * {@link StorageDriver#segments} and {@link StorageDriver#scanSegment} divide a table or an index
+   * into segments read in parallel, each resumable from its own checkpoint.
+   */
+  SEGMENTED_SCANS
 }

@@ -103,6 +103,16 @@ public abstract class ForwardingDriver implements StorageDriver {
   }
 
   @Override
+  public List<ScanSegment> segments(TableLayout table, String index, int total) {
+    return delegate.segments(table, index, total);
+  }
+
+  @Override
+  public SegmentPage scanSegment(TableLayout table, SegmentScan scan) {
+    return delegate.scanSegment(table, scan);
+  }
+
+  @Override
   public void transactWrite(List<TableLayout> layouts, List<TxOp> ops) {
     delegate.transactWrite(layouts, ops);
   }

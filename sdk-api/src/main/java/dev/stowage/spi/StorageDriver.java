@@ -129,6 +129,59 @@ public interface StorageDriver extends AutoCloseable {
   QueryResult scan(TableLayout table, DriverScan scan);
 
   /**
+   * Plans a segmented scan: divides the table, or the items of one of its indexes, into exactly
+   * {@code total} {@linkplain ScanSegment segments} that together hold every item exactly once, to
+   * be read independently and in parallel with {@link #scanSegment}. Requires {@link
+   * Capability#SEGMENTED_SCANS}.
+   *
+   * <p><b>Coverage.</b> An item stored when the plan is made and not written again until every
+   * segment has been read is returned by exactly one segment, exactly once. Segments may be empty
+   * (more segments than items, or an uneven key distribution); how evenly items spread over the
+   * segments is the driver's best effort (DynamoDB's own hashing, or key ranges from a sample).
+   *
+   * <p><b>Concurrent writes.</b> Segments of the table are fixed parts of the key space (or of
+   * DynamoDB's key hash space), so an item never moves between segments: an item written or deleted
+   * while the scan runs is returned at most once, in its old or its new version, and one created
+   * meanwhile may or may not be returned. Segments of an index hold the items that are in the index
+   * (they have its attributes, of the index's types): on backends that scan the index itself
+   * (DynamoDB) an item whose index values change while the scan runs may be returned twice or not
+   * at all; on backends that scan the table's key ranges and keep the items in the index (memory,
+   * Datastore, Azure Tables) such an item is returned at most once, like a table segment's.
+   *
+   * <p>Planning may read the table (a sample of keys) but never writes. A plan stays valid while
+   * the table exists: items written later fall into exactly one of its segments.
+   *
+   * @param index the index whose items to divide, or null for the whole table
+   * @param total how many segments, 1 to {@link ScanSegment#MAX_TOTAL}
+   * @return {@code total} segments, numbered 0 to {@code total - 1} in order
+   * @throws UnsupportedCapabilityException if the backend cannot scan in segments (or cannot scan
+   *     that index in segments), with the reason
+   * @throws IllegalArgumentException if {@code total} is out of range or the table has no such
+   *     index
+   */
+  default java.util.List<ScanSegment> segments(TableLayout table, String index, int total) {
+    throw new UnsupportedCapabilityException(
+        Capability.SEGMENTED_SCANS.name(), name() + " has no segmented scans");
+  }
+
+  /**
+   * Reads the next page of a segment planned by {@link #segments} for this table: up to {@link
+   * SegmentScan#limit()} items after {@link SegmentScan#checkpoint()}, and the checkpoint that
+   * continues after them. Reading a segment page by page from its start to a page with {@link
+   * SegmentPage#done()} returns each of its items once (see {@link #segments} for writes made
+   * meanwhile); a read resumed from any page's checkpoint — in another process, after a crash —
+   * continues exactly where that page ended. Several segments may be read at once from any threads.
+   *
+   * @throws UnsupportedCapabilityException if the backend cannot scan in segments
+   * @throws IllegalArgumentException if the segment or checkpoint was not made by this driver for
+   *     this table (a driver detects what it can)
+   */
+  default SegmentPage scanSegment(TableLayout table, SegmentScan scan) {
+    throw new UnsupportedCapabilityException(
+        Capability.SEGMENTED_SCANS.name(), name() + " has no segmented scans");
+  }
+
+  /**
    * Applies the operations atomically: all or none, every expectation checked. Requires {@link
    * Capability#TRANSACTIONS} (and {@link Capability#CROSS_PARTITION_TRANSACTIONS} for operations
    * spanning partitions or tables).

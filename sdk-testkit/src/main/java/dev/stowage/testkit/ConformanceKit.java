@@ -243,6 +243,15 @@ public abstract class ConformanceKit {
     }
   }
 
+  /** Segmented scans of tables and indexes: coverage, resumption, concurrent writes. */
+  @Nested
+  class SegmentedScans extends SegmentedScanContracts {
+    @Override
+    ConformanceKit kit() {
+      return ConformanceKit.this;
+    }
+  }
+
   /** Compressed and encrypted attributes. */
   @Nested
   class Codecs extends CodecContracts {

@@ -45,6 +45,14 @@ class CapabilitySkipTest {
     }
   }
 
+  /** No segmented scans: every segmented-scan contract is aborted with the reason. */
+  static class WithoutSegmentedScans extends ConformanceKit {
+    @Override
+    protected DriverFixture createFixture() {
+      return fixtureWithout(Capability.SEGMENTED_SCANS);
+    }
+  }
+
   private static DriverFixture fixtureWithout(Capability missing) {
     return DriverFixture.of(
         MemoryDriver.builder().without(missing).build(), new MemoryBlobStore(), Scale.full(), null);
@@ -71,7 +79,13 @@ class CapabilitySkipTest {
   }
 
   private static void assertAborted(TestExecutionResult r, String capability) {
-    assertThat(r.getStatus()).isEqualTo(Status.ABORTED);
+    assertAborted(r, capability, "a contract");
+  }
+
+  private static void assertAborted(TestExecutionResult r, String capability, String name) {
+    assertThat(r.getStatus())
+        .as("%s: %s", name, r.getThrowable().map(Throwable::toString).orElse(""))
+        .isEqualTo(Status.ABORTED);
     Throwable why = r.getThrowable().orElseThrow();
     assertThat(why).isInstanceOf(TestAbortedException.class);
     assertThat(why.getMessage()).startsWith(capability + ": ").contains("not supported");
@@ -90,6 +104,14 @@ class CapabilitySkipTest {
         run(WithoutNativeIndexes.class, ConformanceKit.NativeIndexes.class);
     assertThat(results).hasSize(6);
     results.values().forEach(r -> assertAborted(r, "NATIVE_INDEXES"));
+  }
+
+  @Test
+  void segmentedScanContractsAreAbortedWhereTheBackendHasNone() {
+    Map<String, TestExecutionResult> results =
+        run(WithoutSegmentedScans.class, ConformanceKit.SegmentedScans.class);
+    assertThat(results).hasSize(7);
+    results.forEach((name, r) -> assertAborted(r, "SEGMENTED_SCANS", name));
   }
 
   @Test
