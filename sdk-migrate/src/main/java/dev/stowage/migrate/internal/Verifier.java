@@ -140,6 +140,16 @@ public final class Verifier {
   }
 
   /**
+   * The digest of a stored item of the source ({@code fromSource}: as the target should hold it) or
+   * of the target, as {@link #run} compares them.
+   */
+  public String digestOf(Item item, boolean fromSource) {
+    return fromSource
+        ? digest(item, sourceBlobs, sourceLayout.ref(), true)
+        : digest(item, targetBlobs, targetLayout.ref(), false);
+  }
+
+  /**
    * SHA-256 of the item's canonical encoding ({@link CanonicalEncoding}) with every overflowed
    * attribute put back (still in its stored, possibly encrypted form), so an item that overflowed
    * differently on the two sides (another backend's limits) still compares equal; with {@code

@@ -1,0 +1,2 @@
+/** Apache Beam source and sink for Stowage tables, and the migration pipeline. */
+package dev.stowage.beam;
