@@ -105,7 +105,11 @@ public final class StowageMigrationPipeline {
                 "ReadSource",
                 ParDo.of(new ReadSegmentFn(sourceTable, options.pageSize, Metric.SOURCE)))
             .setCoder(ItemCoder.of());
-    PCollection<String> misfits = items.apply("CopyToTarget", copy);
+    PCollection<String> misfits =
+        options.copy
+            ? items.apply("CopyToTarget", copy)
+            : pipeline.apply(
+                "NoCopy", org.apache.beam.sdk.transforms.Create.empty(StringUtf8Coder.of()));
     if (!options.verify) {
       return misfits;
     }
@@ -175,6 +179,7 @@ public final class StowageMigrationPipeline {
     private final int segments;
     private final int pageSize;
     private final boolean verify;
+    private final boolean copy;
     private final PipelineOptions pipelineOptions;
 
     private Options(Builder b) {
@@ -186,6 +191,11 @@ public final class StowageMigrationPipeline {
       this.segments = b.segments;
       this.pageSize = b.pageSize;
       this.verify = b.verify;
+      this.copy = b.copy;
+      if (!copy && !verify) {
+        throw new IllegalArgumentException(
+            "a pipeline that neither copies nor verifies does nothing");
+      }
       this.pipelineOptions = b.pipelineOptions;
       // Fails now, not on a worker, if a spec cannot travel with the pipeline.
       SpecSnapshot.of(spec);
@@ -214,6 +224,7 @@ public final class StowageMigrationPipeline {
       private int segments = StowageIO.DEFAULT_SEGMENTS;
       private int pageSize = StowageIO.DEFAULT_PAGE_SIZE;
       private boolean verify = true;
+      private boolean copy = true;
       private PipelineOptions pipelineOptions;
 
       private Builder(StoreSpec source, StoreSpec target, TableSpec spec) {
@@ -251,6 +262,15 @@ public final class StowageMigrationPipeline {
       /** Whether to verify after copying; default true. */
       public Builder verify(boolean verify) {
         this.verify = verify;
+        return this;
+      }
+
+      /**
+       * Whether to copy; default true. Without copying, the pipeline only verifies an earlier copy
+       * (the target table must exist).
+       */
+      public Builder copy(boolean copy) {
+        this.copy = copy;
         return this;
       }
 

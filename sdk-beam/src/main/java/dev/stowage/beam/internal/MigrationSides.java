@@ -90,10 +90,18 @@ public final class MigrationSides implements Serializable {
     MigrationSides sides = this;
     return () -> {
       Both both = sides.open();
-      Migrator m = both.migrator();
-      return targetSide
-          ? new TableAccess.Reader(both.target().driver(), m.targetLayout(), both)
-          : new TableAccess.Reader(both.source().driver(), m.sourceLayout(), both);
+      try {
+        Migrator m = both.migrator();
+        TableAccess.Reader r =
+            targetSide
+                ? new TableAccess.Reader(both.target().driver(), m.targetLayout(), both)
+                : new TableAccess.Reader(both.source().driver(), m.sourceLayout(), both);
+        dev.stowage.RetryPolicy.DEFAULT.run(() -> r.driver().openTable(r.layout()));
+        return r;
+      } catch (RuntimeException e) {
+        both.close();
+        throw e;
+      }
     };
   }
 }

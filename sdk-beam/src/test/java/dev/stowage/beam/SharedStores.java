@@ -1,0 +1,79 @@
+package dev.stowage.beam;
+
+import dev.stowage.memory.MemoryDriver;
+import dev.stowage.overflow.MemoryBlobStore;
+import dev.stowage.spi.BatchWriteResult;
+import dev.stowage.spi.ForwardingDriver;
+import dev.stowage.spi.StorageDriver;
+import dev.stowage.spi.TableLayout;
+import dev.stowage.spi.WriteOp;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * In-memory stores shared by name within the test JVM, so the DirectRunner's workers (DoFn
+ * instances deserialised in the same JVM) open the same data the test wrote; and a fault injector
+ * that fails a store's batch writes after a number of them.
+ */
+final class SharedStores {
+  static final Map<String, MemoryDriver> DRIVERS = new ConcurrentHashMap<>();
+  static final Map<String, MemoryBlobStore> BLOBS = new ConcurrentHashMap<>();
+
+  /** Batch writes left before writes to the named store fail; absent: never. */
+  static final Map<String, AtomicInteger> WRITES_BEFORE_FAILURE = new ConcurrentHashMap<>();
+
+  /** Batch writes each named store received. */
+  static final Map<String, AtomicInteger> BATCH_WRITES = new ConcurrentHashMap<>();
+
+  private SharedStores() {}
+
+  static MemoryDriver driver(String name) {
+    return DRIVERS.computeIfAbsent(name, n -> MemoryDriver.create());
+  }
+
+  static MemoryBlobStore blobs(String name) {
+    return BLOBS.computeIfAbsent(name, n -> new MemoryBlobStore());
+  }
+
+  /** A store spec opening the shared store {@code name} (closing it leaves the data). */
+  static StoreSpec spec(String name, String namespace) {
+    return StoreSpec.of(() -> new Unclosed(name, driver(name)), () -> blobs(name), namespace);
+  }
+
+  /** Fails the batch writes to {@code name} after {@code writes} of them. */
+  static void failAfter(String name, int writes) {
+    WRITES_BEFORE_FAILURE.put(name, new AtomicInteger(writes));
+  }
+
+  static void reset() {
+    DRIVERS.clear();
+    BLOBS.clear();
+    WRITES_BEFORE_FAILURE.clear();
+    BATCH_WRITES.clear();
+  }
+
+  /** The shared driver, left open when a worker closes its view of it. */
+  static final class Unclosed extends ForwardingDriver {
+    private final String name;
+
+    Unclosed(String name, StorageDriver delegate) {
+      super(delegate);
+      this.name = name;
+    }
+
+    @Override
+    public BatchWriteResult batchWrite(TableLayout table, List<WriteOp> writes) {
+      AtomicInteger left = WRITES_BEFORE_FAILURE.get(name);
+      if (left != null && left.getAndDecrement() <= 0) {
+        throw new IllegalStateException("simulated worker crash writing to " + name);
+      }
+      BATCH_WRITES.computeIfAbsent(name, n -> new AtomicInteger()).incrementAndGet();
+      return delegate.batchWrite(table, writes);
+    }
+
+    @Override
+    public void close() {}
+  }
+}
