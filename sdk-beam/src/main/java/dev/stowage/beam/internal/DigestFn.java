@@ -15,9 +15,9 @@ import org.apache.beam.sdk.values.KV;
  * Turns stored items into what verification compares, keyed by {@link KeyText}: for each item
  * {@code "S" + digest} (a source item, digested as the target should hold it) or {@code "T" +
  * digest} (a target item), with {@link Migrator#digest}. For source items it also emits, for each
- * target index the item belongs in (its target form has the index's attributes), an entry {@code
- * key + "#" + index} → {@code "S"}; {@link #indexEntries} turns the target's index segments into
- * the same form, {@code "T"}.
+ * target index the item belongs in ({@link IndexLayout#holds} its target form), an entry {@code key
+ * + "#" + index} → {@code "S"}; {@link #indexEntries} turns the target's index segments into the
+ * same form, {@code "T"}.
  */
 public final class DigestFn extends DoFn<Item, KV<String, String>> {
   private static final long serialVersionUID = 1L;
@@ -65,8 +65,7 @@ public final class DigestFn extends DoFn<Item, KV<String, String>> {
       Item target = asTarget(item);
       if (target != null) {
         for (IndexLayout ix : m.targetLayout().indexes()) {
-          if (target.has(ix.partitionAttribute())
-              && (ix.sortAttribute() == null || target.has(ix.sortAttribute()))) {
+          if (ix.holds(target)) {
             out.output(KV.of(key + "#" + ix.name(), "S"));
           }
         }
