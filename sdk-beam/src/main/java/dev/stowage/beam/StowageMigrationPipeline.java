@@ -7,6 +7,7 @@ import dev.stowage.beam.internal.ItemCoder;
 import dev.stowage.beam.internal.Metric;
 import dev.stowage.beam.internal.MigrationSides;
 import dev.stowage.beam.internal.ReadSegmentFn;
+import dev.stowage.beam.internal.Runners;
 import dev.stowage.beam.internal.SpecSnapshot;
 import dev.stowage.beam.internal.TableAccess;
 import dev.stowage.item.Item;
@@ -77,6 +78,71 @@ public final class StowageMigrationPipeline {
       throw new IllegalStateException("the migration pipeline ended in state " + state);
     }
     return Result.of(r.metrics().queryMetrics(MetricsFilter.builder().build()));
+  }
+
+  /**
+   * Runs a migration described with JDK and Stowage types only: the entry point of {@code stowage
+   * migrate --runner}, which loads sdk-beam reflectively only when a runner is asked for, so the
+   * command line does not depend on Beam. Applications use {@link #run(Options)}.
+   *
+   * <p>Keys: {@code sourceDriver}, {@code targetDriver} (serialisable {@code Supplier}s of {@link
+   * dev.stowage.spi.StorageDriver}), {@code sourceBlobs}, {@code targetBlobs} (serialisable {@code
+   * Supplier}s of {@link dev.stowage.overflow.BlobStore}, or absent), {@code sourceNamespace},
+   * {@code targetNamespace} (strings), {@code spec} and optionally {@code targetSpec} ({@link
+   * TableSpec}), {@code targetTable} (string), {@code segments}, {@code pageSize} (integers),
+   * {@code copy}, {@code verify} (booleans) and {@code args} (a list of Beam options, the runner
+   * among them).
+   *
+   * @return the {@link Result}'s counts by component name, and {@code ok} (1 or 0)
+   */
+  @SuppressWarnings("unchecked")
+  public static java.util.Map<String, Long> runFromCommandLine(java.util.Map<String, Object> request) {
+    StoreSpec source =
+        StoreSpec.of(
+            opener((java.util.function.Supplier<dev.stowage.spi.StorageDriver>) request.get("sourceDriver")),
+            opener((java.util.function.Supplier<dev.stowage.overflow.BlobStore>) request.get("sourceBlobs")),
+            (String) request.get("sourceNamespace"));
+    StoreSpec target =
+        StoreSpec.of(
+            opener((java.util.function.Supplier<dev.stowage.spi.StorageDriver>) request.get("targetDriver")),
+            opener((java.util.function.Supplier<dev.stowage.overflow.BlobStore>) request.get("targetBlobs")),
+            (String) request.get("targetNamespace"));
+    Options.Builder b =
+        Options.builder(source, target, (TableSpec) request.get("spec"))
+            .segments((Integer) request.getOrDefault("segments", StowageIO.DEFAULT_SEGMENTS))
+            .pageSize((Integer) request.getOrDefault("pageSize", StowageIO.DEFAULT_PAGE_SIZE))
+            .copy((Boolean) request.getOrDefault("copy", true))
+            .verify((Boolean) request.getOrDefault("verify", true))
+            .pipelineArgs(((List<String>) request.getOrDefault("args", List.of())).toArray(String[]::new));
+    if (request.get("targetSpec") != null) {
+      b.targetSpec((TableSpec) request.get("targetSpec"));
+    }
+    if (request.get("targetTable") != null) {
+      b.targetTable((String) request.get("targetTable"));
+    }
+    Result r = run(b.build());
+    java.util.Map<String, Long> out = new java.util.LinkedHashMap<>();
+    for (var c : Result.class.getRecordComponents()) {
+      try {
+        Object v = c.getAccessor().invoke(r);
+        out.put(c.getName(), v instanceof Boolean bool ? (bool ? 1L : 0L) : (Long) v);
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    out.put("ok", r.ok() ? 1L : 0L);
+    return out;
+  }
+
+  private static <T> StoreSpec.Opener<T> opener(java.util.function.Supplier<T> supplier) {
+    if (supplier == null) {
+      return null;
+    }
+    if (!(supplier instanceof java.io.Serializable)) {
+      throw new IllegalArgumentException("store openers must be serialisable");
+    }
+    java.util.function.Supplier<T> s = supplier;
+    return s::get;
   }
 
   /**
@@ -271,6 +337,18 @@ public final class StowageMigrationPipeline {
        */
       public Builder copy(boolean copy) {
         this.copy = copy;
+        return this;
+      }
+
+      /**
+       * The Beam options from command-line arguments ({@code --runner=DataflowRunner},
+       * {@code --project=…}; see docs/beam.md), validated.
+       *
+       * @throws IllegalArgumentException for an unknown option, or a runner whose artifact is not
+       *     on the class path (naming the artifact to add)
+       */
+      public Builder pipelineArgs(String... args) {
+        this.pipelineOptions = Runners.options(java.util.List.of(args));
         return this;
       }
 

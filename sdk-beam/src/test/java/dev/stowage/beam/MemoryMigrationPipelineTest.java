@@ -35,7 +35,7 @@ class MemoryMigrationPipelineTest {
   }
 
   static Stowage stowage(String name, String namespace) {
-    return Stowage.builder(new SharedStores.Unclosed(name, SharedStores.driver(name)))
+    return Stowage.builder(new SharedStores.Unclosed(name, SharedStores.driver(name), false))
         .blobStore(SharedStores.blobs(name))
         .codecs(Ledger.codecs())
         .namespace(namespace)

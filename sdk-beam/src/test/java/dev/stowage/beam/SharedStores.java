@@ -39,7 +39,8 @@ final class SharedStores {
 
   /** A store spec opening the shared store {@code name} (closing it leaves the data). */
   static StoreSpec spec(String name, String namespace) {
-    return StoreSpec.of(() -> new Unclosed(name, driver(name)), () -> blobs(name), namespace);
+    return StoreSpec.of(
+        () -> new Unclosed(name, driver(name), false), () -> blobs(name), namespace);
   }
 
   /** Fails the batch writes to {@code name} after {@code writes} of them. */
@@ -54,13 +55,18 @@ final class SharedStores {
     BATCH_WRITES.clear();
   }
 
-  /** The shared driver, left open when a worker closes its view of it. */
+  /**
+   * A driver whose batch writes fail when {@link #failAfter} says so, counted under {@code name};
+   * it closes the driver it wraps only if asked to (shared memory drivers are left open).
+   */
   static final class Unclosed extends ForwardingDriver {
     private final String name;
+    private final boolean closes;
 
-    Unclosed(String name, StorageDriver delegate) {
+    Unclosed(String name, StorageDriver delegate, boolean closes) {
       super(delegate);
       this.name = name;
+      this.closes = closes;
     }
 
     @Override
@@ -74,6 +80,10 @@ final class SharedStores {
     }
 
     @Override
-    public void close() {}
+    public void close() {
+      if (closes) {
+        delegate.close();
+      }
+    }
   }
 }

@@ -3,6 +3,7 @@ package dev.stowage.cli.internal.cmd;
 import dev.stowage.TableSpec;
 import dev.stowage.cli.Main;
 import dev.stowage.cli.internal.Backends;
+import dev.stowage.cli.internal.BeamMigration;
 import dev.stowage.cli.internal.CliException;
 import dev.stowage.cli.internal.ProgressBar;
 import dev.stowage.cli.internal.Specs;
@@ -120,6 +121,24 @@ public final class MigrateCommand implements Callable<Integer> {
   @Option(names = "--no-verify", description = "Skip the verification pass.")
   boolean noVerify;
 
+  @Option(
+      names = "--runner",
+      paramLabel = "direct|dataflow|flink|spark",
+      description =
+          "Run the copy and its verification (items and index entries) as an Apache Beam"
+              + " pipeline on this runner. Needs dev.stowage:sdk-beam and the runner's artifact on"
+              + " the class path (docs/beam.md). --segments divides the scans (default 64);"
+              + " --checkpoint does not apply: a failed pipeline is run again.")
+  String runner;
+
+  @Option(
+      names = "--runner-option",
+      paramLabel = "--NAME=VALUE",
+      description =
+          "A Beam pipeline option for --runner, repeatable: e.g. --runner-option=--project=acme"
+              + " --runner-option=--region=europe-west1.")
+  List<String> runnerOptions = new ArrayList<>();
+
   @Override
   public Integer call() {
     StoreConfig source = StoreConfig.resolve(from, config, fromBlobs, null, this::spec);
@@ -135,6 +154,26 @@ public final class MigrateCommand implements Callable<Integer> {
               Specs.derive(spec, targetTable.isEmpty() ? spec.name() : targetTable, null),
               toAdopt,
               "--to-adopt");
+    }
+    if (runner != null) {
+      if (checkpoint != null) {
+        throw new CliException(
+            "--checkpoint does not apply with --runner: a failed pipeline is run again (its"
+                + " writes are idempotent)");
+      }
+      return BeamMigration.run(
+          new BeamMigration.Request(
+              source,
+              target,
+              spec,
+              targetSpec,
+              targetSpec != null || targetTable.isEmpty() ? null : targetTable,
+              runner,
+              runnerOptions,
+              segments,
+              pageSize,
+              !noVerify),
+          main.out());
     }
     StorageDriver sd = Backends.driver(source.store());
     StorageDriver td = null;
