@@ -96,16 +96,25 @@ public final class StowageMigrationPipeline {
    * @return the {@link Result}'s counts by component name, and {@code ok} (1 or 0)
    */
   @SuppressWarnings("unchecked")
-  public static java.util.Map<String, Long> runFromCommandLine(java.util.Map<String, Object> request) {
+  public static java.util.Map<String, Long> runFromCommandLine(
+      java.util.Map<String, Object> request) {
     StoreSpec source =
         StoreSpec.of(
-            opener((java.util.function.Supplier<dev.stowage.spi.StorageDriver>) request.get("sourceDriver")),
-            opener((java.util.function.Supplier<dev.stowage.overflow.BlobStore>) request.get("sourceBlobs")),
+            opener(
+                (java.util.function.Supplier<dev.stowage.spi.StorageDriver>)
+                    request.get("sourceDriver")),
+            opener(
+                (java.util.function.Supplier<dev.stowage.overflow.BlobStore>)
+                    request.get("sourceBlobs")),
             (String) request.get("sourceNamespace"));
     StoreSpec target =
         StoreSpec.of(
-            opener((java.util.function.Supplier<dev.stowage.spi.StorageDriver>) request.get("targetDriver")),
-            opener((java.util.function.Supplier<dev.stowage.overflow.BlobStore>) request.get("targetBlobs")),
+            opener(
+                (java.util.function.Supplier<dev.stowage.spi.StorageDriver>)
+                    request.get("targetDriver")),
+            opener(
+                (java.util.function.Supplier<dev.stowage.overflow.BlobStore>)
+                    request.get("targetBlobs")),
             (String) request.get("targetNamespace"));
     Options.Builder b =
         Options.builder(source, target, (TableSpec) request.get("spec"))
@@ -113,7 +122,8 @@ public final class StowageMigrationPipeline {
             .pageSize((Integer) request.getOrDefault("pageSize", StowageIO.DEFAULT_PAGE_SIZE))
             .copy((Boolean) request.getOrDefault("copy", true))
             .verify((Boolean) request.getOrDefault("verify", true))
-            .pipelineArgs(((List<String>) request.getOrDefault("args", List.of())).toArray(String[]::new));
+            .pipelineArgs(
+                ((List<String>) request.getOrDefault("args", List.of())).toArray(String[]::new));
     if (request.get("targetSpec") != null) {
       b.targetSpec((TableSpec) request.get("targetSpec"));
     }
@@ -341,8 +351,8 @@ public final class StowageMigrationPipeline {
       }
 
       /**
-       * The Beam options from command-line arguments ({@code --runner=DataflowRunner},
-       * {@code --project=…}; see docs/beam.md), validated.
+       * The Beam options from command-line arguments ({@code --runner=DataflowRunner}, {@code
+       * --project=…}; see docs/beam.md), validated.
        *
        * @throws IllegalArgumentException for an unknown option, or a runner whose artifact is not
        *     on the class path (naming the artifact to add)

@@ -45,15 +45,33 @@ class MigrateOnBeamTest {
     String from = "memory://orders?store=old";
     Cli.Result put =
         Cli.run(
-            "put", "--store", from, "--spec", spec.toString(), "--keyset", keyset.toString(),
-            "--create-table", "--file", file.toString());
+            "put",
+            "--store",
+            from,
+            "--spec",
+            spec.toString(),
+            "--keyset",
+            keyset.toString(),
+            "--create-table",
+            "--file",
+            file.toString());
     assertThat(put.code()).as(put.err()).isZero();
 
     Cli.Result m =
         Cli.run(
-            "migrate", "--from", from, "--to", "memory://orders?store=new&namespace=copy",
-            "--spec", spec.toString(), "--runner", "direct", "--segments", "5",
-            "--page-size", "40");
+            "migrate",
+            "--from",
+            from,
+            "--to",
+            "memory://orders?store=new&namespace=copy",
+            "--spec",
+            spec.toString(),
+            "--runner",
+            "direct",
+            "--segments",
+            "5",
+            "--page-size",
+            "40");
     assertThat(m.code()).as(m.err() + m.out()).isZero();
     assertThat(m.out())
         .contains("copied 201 item(s), 1 blob(s) on the direct runner; 0 not fitting the target")
@@ -63,8 +81,15 @@ class MigrateOnBeamTest {
 
     Cli.Result get =
         Cli.run(
-            "get", "--store", "memory://orders?store=new&namespace=copy", "--spec",
-            spec.toString(), "--keyset", keyset.toString(), "--key", "{\"id\":\"o007\"}");
+            "get",
+            "--store",
+            "memory://orders?store=new&namespace=copy",
+            "--spec",
+            spec.toString(),
+            "--keyset",
+            keyset.toString(),
+            "--key",
+            "{\"id\":\"o007\"}");
     assertThat(get.code()).as(get.err()).isZero();
     assertThat(get.out()).contains("4111-0007");
   }
@@ -75,11 +100,19 @@ class MigrateOnBeamTest {
     Files.writeString(spec, "{\"name\":\"things\",\"key\":\"id:S\"}");
     Cli.Result m =
         Cli.run(
-            "migrate", "--from", "memory://things?store=a", "--to", "memory://things?store=b",
-            "--spec", spec.toString(), "--runner", "flink");
+            "migrate",
+            "--from",
+            "memory://things?store=a",
+            "--to",
+            "memory://things?store=b",
+            "--spec",
+            spec.toString(),
+            "--runner",
+            "flink");
     assertThat(m.code()).isNotZero();
     assertThat(m.err())
-        .contains("the flink runner is not on the class path: add org.apache.beam:beam-runners-flink");
+        .contains(
+            "the flink runner is not on the class path: add org.apache.beam:beam-runners-flink");
   }
 
   @Test
@@ -88,8 +121,16 @@ class MigrateOnBeamTest {
     Files.writeString(spec, "{\"name\":\"things\",\"key\":\"id:S\"}");
     Cli.Result m =
         Cli.run(
-            "migrate", "--from", "memory://things?store=a", "--to", "memory://things?store=b",
-            "--spec", spec.toString(), "--runner", "direct", "--checkpoint",
+            "migrate",
+            "--from",
+            "memory://things?store=a",
+            "--to",
+            "memory://things?store=b",
+            "--spec",
+            spec.toString(),
+            "--runner",
+            "direct",
+            "--checkpoint",
             dir.resolve("cp").toString());
     assertThat(m.code()).isNotZero();
     assertThat(m.err()).contains("--checkpoint does not apply with --runner");

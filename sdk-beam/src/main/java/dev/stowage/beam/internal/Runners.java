@@ -17,7 +17,8 @@ public final class Runners {
       Map.of(
           "direct",
           new String[] {
-            "org.apache.beam.runners.direct.DirectRunner", "org.apache.beam:beam-runners-direct-java"
+            "org.apache.beam.runners.direct.DirectRunner",
+            "org.apache.beam:beam-runners-direct-java"
           },
           "dataflow",
           new String[] {
@@ -40,8 +41,8 @@ public final class Runners {
    * Validated options from command-line arguments; a {@code --runner} given by short name or by
    * Beam's name is checked to be on the class path first.
    *
-   * @throws IllegalArgumentException naming the artifact a missing runner needs, or Beam's
-   *     message for other bad options
+   * @throws IllegalArgumentException naming the artifact a missing runner needs, or Beam's message
+   *     for other bad options
    */
   public static PipelineOptions options(List<String> args) {
     List<String> resolved = new ArrayList<>();

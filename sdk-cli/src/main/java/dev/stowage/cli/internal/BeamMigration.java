@@ -79,7 +79,11 @@ public final class BeamMigration {
         throw new CliException(cause.getMessage());
       }
       throw new CliException(
-          "the " + r.runner() + " pipeline failed: " + rootMessage(cause) + " (run it again to"
+          "the "
+              + r.runner()
+              + " pipeline failed: "
+              + rootMessage(cause)
+              + " (run it again to"
               + " complete the copy: writes are idempotent)");
     } catch (IllegalAccessException e) {
       throw new CliException("cannot call " + PIPELINE + ": " + e.getMessage());
