@@ -71,6 +71,7 @@ class DocumentationSnippetsTest {
           "import dev.stowage.*;",
           "import dev.stowage.azure.*;",
           "import dev.stowage.azure.blob.*;",
+          "import dev.stowage.beam.*;",
           "import dev.stowage.codec.*;",
           "import dev.stowage.datastore.*;",
           "import dev.stowage.dynamodb.*;",
