@@ -238,7 +238,11 @@ public final class StowageMigrationPipeline {
             ParDo.of(new dev.stowage.beam.internal.PlanSegmentsFn(table, options.segments)))
         .setCoder(dev.stowage.beam.internal.SegmentCoder.of())
         .apply(name + "/Spread", org.apache.beam.sdk.transforms.Reshuffle.viaRandomKey())
-        .apply(name + "/Read", ParDo.of(new ReadSegmentFn(table, options.pageSize, Metric.TARGET)))
+        .apply(
+            name + "/Read",
+            ParDo.of(
+                new ReadSegmentFn(
+                    table, options.pageSize, index == null ? Metric.TARGET : Metric.TARGET_INDEX)))
         .setCoder(ItemCoder.of());
   }
 

@@ -148,8 +148,9 @@ class CrossBackendPipelineTest {
             .ensureTable(Ledger.SPEC);
     Ledger.write(source, items);
 
-    // 1. DynamoDB → Datastore; the target dies after 12 batch writes, the pipeline is run again.
-    SharedStores.failAfter("datastore", 12);
+    // 1. DynamoDB → Datastore; the target dies after 2 batch writes (of up to 500 items, a
+    // Datastore commit), the pipeline is run again.
+    SharedStores.failAfter("datastore", 2);
     assertThatThrownBy(
             () ->
                 StowageMigrationPipeline.run(
@@ -158,7 +159,7 @@ class CrossBackendPipelineTest {
                         .verify(false)
                         .build()))
         .hasStackTraceContaining("simulated worker crash writing to datastore");
-    assertThat(SharedStores.BATCH_WRITES.get("datastore").get()).isEqualTo(12);
+    assertThat(SharedStores.BATCH_WRITES.get("datastore").get()).isEqualTo(2);
     SharedStores.WRITES_BEFORE_FAILURE.clear();
     StowageMigrationPipeline.Result first = hop("DynamoDB -> Datastore", dynamo, datastoreSpec());
     assertThat(first.copiedBlobs()).isEqualTo(attachments);

@@ -58,7 +58,7 @@ class ItemCoderTest {
     assertThat(back).isEqualTo(item);
     assertThat(back.attributes().keySet()).containsExactlyElementsOf(item.attributes().keySet());
     assertThat(((AttributeValue.MapValue) back.get("map")).values().keySet())
-        .containsExactly("z", "a");
+        .containsExactlyElementsOf(((AttributeValue.MapValue) item.get("map")).values().keySet());
     assertThat(back.getNumber("n")).isEqualByComparingTo("12345678901234567890.123456789");
   }
 

@@ -21,7 +21,7 @@ import org.apache.beam.sdk.coders.CustomCoder;
 /**
  * Encodes an {@link Item} exactly, reserved attributes included, so stored forms (encoded values,
  * overflow pointers, index values) pass between a pipeline's steps unchanged; decoded items
- * round-trip the same way. Numbers keep their unscaled value and scale; maps keep their order.
+ * round-trip the same way. Numbers keep their unscaled value and scale.
  */
 public final class ItemCoder extends CustomCoder<Item> {
   private static final long serialVersionUID = 1L;
@@ -73,10 +73,8 @@ public final class ItemCoder extends CustomCoder<Item> {
 
   @Override
   public void verifyDeterministic() throws NonDeterministicException {
-    // Equal items encode to equal bytes: attributes are in name order, sets sorted, and numbers
-    // normalised by NumberValue; maps keep the order they were built in, which is why two equal
-    // map values built in different orders may encode differently.
-    throw new NonDeterministicException(this, "map values keep their insertion order");
+    // Items are values, never grouping keys: the pipeline groups by key text (KeyText).
+    throw new NonDeterministicException(this, "items are not meant to be grouping keys");
   }
 
   private static void write(DataOutputStream d, AttributeValue v) throws IOException {
