@@ -37,7 +37,13 @@ class CrossBackendPipelineTest {
   static String s3Bucket;
 
   @BeforeAll
-  static void buckets() {
+  static void emulators() {
+    // Started here rather than by the first worker that needs one, so a slow start (a loaded
+    // machine) does not count against a pipeline step.
+    Emulators.shared().dynamoDb();
+    Emulators.shared().datastore();
+    Emulators.shared().azurite();
+    Emulators.shared().gcs();
     s3Bucket = Emulators.shared().s3().newBucket();
     SharedStores.reset();
   }
