@@ -76,6 +76,7 @@ class DocumentationSnippetsTest {
           "import dev.stowage.dynamodb.*;",
           "import dev.stowage.gcs.*;",
           "import dev.stowage.item.*;",
+          "import dev.stowage.local.*;",
           "import dev.stowage.memory.*;",
           "import dev.stowage.micrometer.*;",
           "import dev.stowage.migrate.*;",
