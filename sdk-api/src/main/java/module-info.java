@@ -14,6 +14,7 @@ module dev.stowage {
   requires static micrometer.core;
 
   exports dev.stowage;
+  exports dev.stowage.capacity;
   exports dev.stowage.codec;
   exports dev.stowage.item;
   exports dev.stowage.memory;
