@@ -23,4 +23,5 @@ module dev.stowage {
   exports dev.stowage.query;
   exports dev.stowage.spi;
   exports dev.stowage.typed;
+  exports dev.stowage.usage;
 }
