@@ -16,6 +16,7 @@ module dev.stowage {
   exports dev.stowage;
   exports dev.stowage.capacity;
   exports dev.stowage.codec;
+  exports dev.stowage.cost;
   exports dev.stowage.item;
   exports dev.stowage.memory;
   exports dev.stowage.micrometer;
