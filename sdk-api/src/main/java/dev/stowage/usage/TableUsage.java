@@ -36,6 +36,9 @@ import java.util.Objects;
  * @param blobGets overflow blobs opened for reading
  * @param blobBytesRead bytes read from them
  * @param blobOther other blob requests (deletes, lists)
+ * @param peakReadUnitsPerSecond the busiest minute of the last hour in read units per second,
+ *     counting what throttled requests asked for too (demand, not consumed capacity)
+ * @param peakWriteUnitsPerSecond the same for write units
  */
 public record TableUsage(
     String namespace,
@@ -57,7 +60,9 @@ public record TableUsage(
     long blobBytesWritten,
     long blobGets,
     long blobBytesRead,
-    long blobOther) {
+    long blobOther,
+    double peakReadUnitsPerSecond,
+    double peakWriteUnitsPerSecond) {
 
   /** Checks the names. */
   public TableUsage {

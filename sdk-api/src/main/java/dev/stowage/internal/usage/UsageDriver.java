@@ -54,8 +54,12 @@ public final class UsageDriver extends ForwardingDriver {
     return Math.max(1, (bytes + unit - 1) / unit);
   }
 
-  /** Runs {@code call}; on throttling counts it and touches {@code keys} as throttled. */
-  private <T> T run(TableLayout t, List<Key> keys, Supplier<T> call) {
+  /**
+   * Runs {@code call}; on throttling counts it, the units it asked for as demand, and touches
+   * {@code keys} as throttled.
+   */
+  private <T> T run(
+      TableLayout t, List<Key> keys, long askedWrites, long askedHalfReads, Supplier<T> call) {
     if (t == null) {
       return call.get();
     }
@@ -63,6 +67,7 @@ public final class UsageDriver extends ForwardingDriver {
       return call.get();
     } catch (ThrottledException e) {
       recorder.table(t.ref()).throttled.increment();
+      recorder.demand(t.ref(), askedWrites, askedHalfReads);
       for (Key k : keys) {
         recorder.touch(t.ref(), "", k.partition(), false, 0, true);
       }
@@ -73,7 +78,9 @@ public final class UsageDriver extends ForwardingDriver {
   private void read(TableLayout t, Key key, Optional<StoredItem> item, boolean consistent) {
     var c = recorder.table(t.ref());
     long b = item.map(s -> bytes(t, s.item())).orElse(0L);
-    c.halfReadUnits.add(units(b, READ_UNIT) * (consistent ? 2 : 1));
+    long half = units(b, READ_UNIT) * (consistent ? 2 : 1);
+    c.halfReadUnits.add(half);
+    recorder.demand(t.ref(), 0, half);
     if (item.isPresent()) {
       c.itemsRead.increment();
       c.bytesRead.add(b);
@@ -88,11 +95,13 @@ public final class UsageDriver extends ForwardingDriver {
     c.itemsWritten.increment();
     c.bytesWritten.add(b);
     c.writeUnits.add(wcu * multiplier);
+    recorder.demand(t.ref(), wcu * multiplier, 0);
     recorder.touch(t.ref(), "", key.partition(), false, b, false);
     for (IndexLayout ix : t.indexes()) {
       AttributeValue v = item.attributes().get(ix.partitionAttribute());
       if (v instanceof KeyValue kv) {
         c.writeUnits.add(wcu * multiplier);
+        recorder.demand(t.ref(), wcu * multiplier, 0);
         recorder.touch(t.ref(), ix.name(), kv, !ix.isNative(), b, false);
       }
     }
@@ -103,23 +112,42 @@ public final class UsageDriver extends ForwardingDriver {
     c.itemsDeleted.increment();
     long wcu = units(previous.map(s -> bytes(t, s.item())).orElse(0L), WRITE_UNIT);
     c.writeUnits.add(wcu * multiplier);
+    recorder.demand(t.ref(), wcu * multiplier, 0);
     recorder.touch(t.ref(), "", key.partition(), false, 0, false);
     if (previous.isPresent()) {
       Map<String, AttributeValue> a = previous.get().item().attributes();
       for (IndexLayout ix : t.indexes()) {
         if (a.get(ix.partitionAttribute()) instanceof KeyValue kv) {
           c.writeUnits.add(wcu * multiplier);
+          recorder.demand(t.ref(), wcu * multiplier, 0);
           recorder.touch(t.ref(), ix.name(), kv, !ix.isNative(), 0, false);
         }
       }
     }
   }
 
+  /** The write units a put of {@code item} asks for: its own and one copy per index it is in. */
+  private long askedWrites(TableLayout t, Item item) {
+    long wcu = units(bytes(t, item), WRITE_UNIT);
+    long n = wcu;
+    for (IndexLayout ix : t.indexes()) {
+      if (item.attributes().get(ix.partitionAttribute()) instanceof KeyValue) {
+        n += wcu;
+      }
+    }
+    return n;
+  }
+
   @Override
   public Optional<StoredItem> get(TableLayout table, Key key, boolean consistentRead) {
     recorder.table(table.ref()).reads.increment();
     Optional<StoredItem> r =
-        run(table, List.of(key), () -> delegate.get(table, key, consistentRead));
+        run(
+            table,
+            List.of(key),
+            0,
+            consistentRead ? 2 : 1,
+            () -> delegate.get(table, key, consistentRead));
     read(table, key, r, consistentRead);
     return r;
   }
@@ -127,7 +155,13 @@ public final class UsageDriver extends ForwardingDriver {
   @Override
   public BatchGetResult batchGet(TableLayout table, List<Key> keys, boolean consistentRead) {
     recorder.table(table.ref()).reads.increment();
-    BatchGetResult r = run(table, keys, () -> delegate.batchGet(table, keys, consistentRead));
+    BatchGetResult r =
+        run(
+            table,
+            keys,
+            0,
+            keys.size() * (consistentRead ? 2L : 1L),
+            () -> delegate.batchGet(table, keys, consistentRead));
     Set<Key> found = new HashSet<>();
     for (StoredItem s : r.items()) {
       Key k = keyOf(table, s.item());
@@ -158,7 +192,13 @@ public final class UsageDriver extends ForwardingDriver {
     recorder.table(table.ref()).writes.increment();
     Key key = keyOf(table, item);
     List<Key> keys = key == null ? List.of() : List.of(key);
-    WriteResult r = run(table, keys, () -> delegate.put(table, item, expect, returnPrevious));
+    WriteResult r =
+        run(
+            table,
+            keys,
+            askedWrites(table, item),
+            0,
+            () -> delegate.put(table, item, expect, returnPrevious));
     if (key != null) {
       written(table, key, item, 1);
     }
@@ -170,7 +210,7 @@ public final class UsageDriver extends ForwardingDriver {
       TableLayout table, Key key, Expectation expect, boolean returnPrevious) {
     recorder.table(table.ref()).writes.increment();
     WriteResult r =
-        run(table, List.of(key), () -> delegate.delete(table, key, expect, returnPrevious));
+        run(table, List.of(key), 1, 0, () -> delegate.delete(table, key, expect, returnPrevious));
     deleted(table, key, r.previous(), 1);
     return r;
   }
@@ -182,7 +222,11 @@ public final class UsageDriver extends ForwardingDriver {
         writes.stream()
             .map(w -> w instanceof WriteOp.Put p ? p.key() : ((WriteOp.Delete) w).key())
             .toList();
-    BatchWriteResult r = run(table, keys, () -> delegate.batchWrite(table, writes));
+    long asked = 0;
+    for (WriteOp w : writes) {
+      asked += w instanceof WriteOp.Put p ? askedWrites(table, p.item()) : 1;
+    }
+    BatchWriteResult r = run(table, keys, asked, 0, () -> delegate.batchWrite(table, writes));
     Set<WriteOp> left = Set.copyOf(r.unprocessed());
     for (WriteOp w : writes) {
       if (left.contains(w)) {
@@ -208,6 +252,7 @@ public final class UsageDriver extends ForwardingDriver {
       r = delegate.query(table, query);
     } catch (ThrottledException e) {
       c.throttled.increment();
+      recorder.demand(table.ref(), 0, query.consistentRead() ? 2 : 1);
       recorder.touch(table.ref(), index, query.partition(), synthesized, 0, true);
       throw e;
     }
@@ -219,7 +264,7 @@ public final class UsageDriver extends ForwardingDriver {
   @Override
   public QueryResult scan(TableLayout table, DriverScan scan) {
     recorder.table(table.ref()).scans.increment();
-    QueryResult r = run(table, List.of(), () -> delegate.scan(table, scan));
+    QueryResult r = run(table, List.of(), 0, 1, () -> delegate.scan(table, scan));
     page(table, r, scan.consistentRead());
     return r;
   }
@@ -236,7 +281,9 @@ public final class UsageDriver extends ForwardingDriver {
     }
     c.itemsRead.add(r.items().size());
     c.bytesRead.add(b);
-    c.halfReadUnits.add(units(b, READ_UNIT) * (consistent ? 2 : 1));
+    long half = units(b, READ_UNIT) * (consistent ? 2 : 1);
+    c.halfReadUnits.add(half);
+    recorder.demand(table.ref(), 0, half);
     return b;
   }
 
@@ -249,6 +296,8 @@ public final class UsageDriver extends ForwardingDriver {
     run(
         layouts.isEmpty() ? null : layouts.get(0),
         layouts.size() == 1 ? keys : List.of(),
+        0,
+        0,
         () -> {
           delegate.transactWrite(layouts, ops);
           return null;
@@ -295,7 +344,7 @@ public final class UsageDriver extends ForwardingDriver {
   public StoredItem updateNative(TableLayout table, Key key, Update update, Condition condition) {
     recorder.table(table.ref()).writes.increment();
     StoredItem r =
-        run(table, List.of(key), () -> delegate.updateNative(table, key, update, condition));
+        run(table, List.of(key), 1, 0, () -> delegate.updateNative(table, key, update, condition));
     written(table, key, r.item(), 1);
     return r;
   }

@@ -45,6 +45,11 @@ public final class UsageRecorder implements RequestListener {
     return tables.computeIfAbsent(t, x -> new Counters());
   }
 
+  /** Adds capacity units asked for (consumed or throttled) to the table's per-minute demand. */
+  void demand(TableRef t, long writeUnits, long halfReadUnits) {
+    table(t).demand.add(clock.millis(), writeUnits, halfReadUnits);
+  }
+
   /**
    * Counts one touch of a partition key.
    *
@@ -91,7 +96,7 @@ public final class UsageRecorder implements RequestListener {
   public UsageSnapshot snapshot() {
     long now = clock.millis();
     List<TableUsage> usage = new ArrayList<>();
-    tables.forEach((t, c) -> usage.add(c.usage(t)));
+    tables.forEach((t, c) -> usage.add(c.usage(t, now)));
     List<HotKeys> hot = new ArrayList<>();
     rankings.forEach((id, r) -> hot.add(r.snapshot(id, config, now)));
     return new UsageSnapshot(backend, since, Instant.ofEpochMilli(now), usage, hot);
@@ -172,8 +177,9 @@ public final class UsageRecorder implements RequestListener {
     final LongAdder blobGets = new LongAdder();
     final LongAdder blobBytesRead = new LongAdder();
     final LongAdder blobOther = new LongAdder();
+    final DemandMeter demand = new DemandMeter();
 
-    TableUsage usage(TableRef t) {
+    TableUsage usage(TableRef t, long now) {
       return new TableUsage(
           t.namespace(),
           t.table(),
@@ -194,7 +200,9 @@ public final class UsageRecorder implements RequestListener {
           blobBytesWritten.sum(),
           blobGets.sum(),
           blobBytesRead.sum(),
-          blobOther.sum());
+          blobOther.sum(),
+          demand.peakReadsPerSecond(now),
+          demand.peakWritesPerSecond(now));
     }
   }
 }
