@@ -16,6 +16,9 @@ import dev.stowage.spi.DriverQuery;
 import dev.stowage.spi.DriverScan;
 import dev.stowage.spi.Expectation;
 import dev.stowage.spi.QueryResult;
+import dev.stowage.spi.ScanSegment;
+import dev.stowage.spi.SegmentPage;
+import dev.stowage.spi.SegmentScan;
 import dev.stowage.spi.StorageDriver;
 import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.TableLayout;
@@ -60,9 +63,9 @@ import java.util.Set;
  * {@link Builder#durable} makes each commit wait for the disk.
  *
  * <p><b>Capabilities.</b> Transactions (also across partitions and tables), consistent index
- * queries and native indexes (created from the layouts, as the memory driver does). Not {@link
- * Capability#NATIVE_UPDATES}: updates take the core's conditional read-modify-write path, which a
- * local file serves as fast.
+ * queries, native indexes (created from the layouts, as the memory driver does) and segmented scans
+ * (key ranges, as the memory driver plans them). Not {@link Capability#NATIVE_UPDATES}: updates
+ * take the core's conditional read-modify-write path, which a local file serves as fast.
  */
 public final class LocalDriver implements StorageDriver {
   /** What this driver can do; {@link Builder#capabilities} narrows it. */
@@ -71,7 +74,8 @@ public final class LocalDriver implements StorageDriver {
           Capability.TRANSACTIONS,
           Capability.CROSS_PARTITION_TRANSACTIONS,
           Capability.CONSISTENT_INDEX_QUERIES,
-          Capability.NATIVE_INDEXES);
+          Capability.NATIVE_INDEXES,
+          Capability.SEGMENTED_SCANS);
 
   private final Database db;
   private final LocalOps ops;
@@ -218,6 +222,32 @@ public final class LocalDriver implements StorageDriver {
   @Override
   public QueryResult scan(TableLayout table, DriverScan scan) {
     return ops.scan(table, scan);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The local store divides the key space at keys evenly spread through the items present, as
+   * the memory driver does.
+   */
+  @Override
+  public List<ScanSegment> segments(TableLayout table, String index, int total) {
+    if (!capabilities.contains(Capability.SEGMENTED_SCANS)) {
+      return StorageDriver.super.segments(table, index, total);
+    }
+    if (total < 1 || total > ScanSegment.MAX_TOTAL) {
+      throw new IllegalArgumentException(
+          "a plan has 1 to " + ScanSegment.MAX_TOTAL + " segments, not " + total);
+    }
+    return ops.segments(table, index, total);
+  }
+
+  @Override
+  public SegmentPage scanSegment(TableLayout table, SegmentScan scan) {
+    if (!capabilities.contains(Capability.SEGMENTED_SCANS)) {
+      return StorageDriver.super.scanSegment(table, scan);
+    }
+    return ops.scanSegment(table, scan);
   }
 
   /** {@inheritDoc} All in one SQLite transaction: every expectation checked, then every write. */

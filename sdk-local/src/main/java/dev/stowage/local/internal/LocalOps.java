@@ -147,6 +147,26 @@ public final class LocalOps {
     return db.read(c -> Reads.scan(c, tables.require(c, table.ref()).id(), scan));
   }
 
+  /** Plans a segmented scan over the table's recorded layout (one consistent snapshot). */
+  public List<dev.stowage.spi.ScanSegment> segments(TableLayout table, String index, int total) {
+    return db.read(
+        c -> {
+          Tables.Stored t = tables.require(c, table.ref());
+          return Segments.plan(c, t.id(), index == null ? table : t.layout(), index, total);
+        });
+  }
+
+  /** Reads one page of a segment. */
+  public dev.stowage.spi.SegmentPage scanSegment(
+      TableLayout table, dev.stowage.spi.SegmentScan scan) {
+    return db.read(
+        c -> {
+          Tables.Stored t = tables.require(c, table.ref());
+          return Segments.scan(
+              c, t.id(), scan.segment().index() == null ? table : t.layout(), scan);
+        });
+  }
+
   /** Checks every expectation, then applies every write, in one transaction. */
   public void transactWrite(List<TableLayout> layouts, List<TxOp> ops) {
     db.write(
