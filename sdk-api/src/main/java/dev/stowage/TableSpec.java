@@ -4,11 +4,13 @@ import dev.stowage.item.AttributeNames;
 import dev.stowage.item.AttributeType;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -36,6 +38,8 @@ public final class TableSpec {
   private final String adoptedName;
   private final boolean descendingQueries;
   private final long overflowThreshold;
+  // Derived from indexes: every write asks isIndexed of each of its attributes.
+  private final Set<String> indexedAttributes;
 
   private TableSpec(Builder b) {
     this.name = b.name;
@@ -47,6 +51,9 @@ public final class TableSpec {
     this.adoptedName = b.adoptedName;
     this.descendingQueries = b.descendingQueries;
     this.overflowThreshold = b.overflowThreshold;
+    Set<String> indexed = new HashSet<>();
+    indexes.forEach(i -> indexed.addAll(i.attributes()));
+    this.indexedAttributes = Collections.unmodifiableSet(indexed);
   }
 
   /** Starts a spec for table {@code name} with the given key schema. */
@@ -134,7 +141,7 @@ public final class TableSpec {
 
   /** True if some index reads {@code attribute}. */
   public boolean isIndexed(String attribute) {
-    return indexes.stream().anyMatch(i -> i.attributes().contains(attribute));
+    return indexedAttributes.contains(attribute);
   }
 
   @Override
