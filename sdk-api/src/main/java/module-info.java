@@ -14,7 +14,9 @@ module dev.stowage {
   requires static micrometer.core;
 
   exports dev.stowage;
+  exports dev.stowage.capacity;
   exports dev.stowage.codec;
+  exports dev.stowage.cost;
   exports dev.stowage.item;
   exports dev.stowage.memory;
   exports dev.stowage.micrometer;
@@ -22,4 +24,5 @@ module dev.stowage {
   exports dev.stowage.query;
   exports dev.stowage.spi;
   exports dev.stowage.typed;
+  exports dev.stowage.usage;
 }

@@ -8,6 +8,10 @@ open module dev.stowage.bench {
   requires dev.stowage.dynamodb;
   requires dev.stowage.azure;
   requires dev.stowage.datastore;
+  requires dev.stowage.local;
+  // The local store's anchor: SQLite through JDBC, as an application uses it by hand.
+  requires java.sql;
+  requires org.xerial.sqlitejdbc;
   // The emulators (Azurite, the Firestore emulator) for the Azure and Datastore benchmarks.
   requires dev.stowage.test;
   requires dev.stowage.migrate;

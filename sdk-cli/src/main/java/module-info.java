@@ -11,6 +11,7 @@ module dev.stowage.cli {
   requires dev.stowage.s3;
   requires dev.stowage.gcs;
   requires dev.stowage.azure.blob;
+  requires dev.stowage.local;
   requires info.picocli;
   requires com.fasterxml.jackson.core;
   requires org.slf4j;

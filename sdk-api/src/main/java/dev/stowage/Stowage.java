@@ -9,6 +9,8 @@ import dev.stowage.internal.ObservedBlobStore;
 import dev.stowage.internal.ObservedDriver;
 import dev.stowage.internal.StowageAccess;
 import dev.stowage.internal.StowageCore;
+import dev.stowage.internal.usage.UsageDriver;
+import dev.stowage.internal.usage.UsageSession;
 import dev.stowage.overflow.BlobStore;
 import dev.stowage.spi.StorageDriver;
 import java.time.Clock;
@@ -35,9 +37,11 @@ public final class Stowage implements AutoCloseable {
   }
 
   private final StowageCore core;
+  private final UsageSession usage;
 
-  private Stowage(StowageCore core) {
+  private Stowage(StowageCore core, UsageSession usage) {
     this.core = core;
+    this.usage = usage;
   }
 
   /** Starts a store over a driver. */
@@ -58,7 +62,7 @@ public final class Stowage implements AutoCloseable {
    *     or digits
    */
   public Stowage namespace(String namespace) {
-    return new Stowage(core.withNamespace(namespace));
+    return new Stowage(core.withNamespace(namespace), usage);
   }
 
   /**
@@ -162,6 +166,20 @@ public final class Stowage implements AutoCloseable {
         c.bytesAfterCompression());
   }
 
+  /**
+   * What the store's tables used since it was built and their hot keys now, for every namespace
+   * view (see {@link dev.stowage.usage.UsageSnapshot}).
+   *
+   * @throws IllegalStateException if the store was built without {@link Builder#usageTracking}
+   */
+  public dev.stowage.usage.UsageSnapshot usage() {
+    if (usage == null) {
+      throw new IllegalStateException(
+          "usage tracking is off: build the store with Stowage.Builder.usageTracking");
+    }
+    return usage.recorder().snapshot();
+  }
+
   /** Low-level access for tools: the driver. */
   public StorageDriver driver() {
     return core.driver();
@@ -170,7 +188,13 @@ public final class Stowage implements AutoCloseable {
   /** Closes the driver and blob store. */
   @Override
   public void close() {
-    core.close();
+    try {
+      if (usage != null) {
+        usage.close();
+      }
+    } finally {
+      core.close();
+    }
   }
 
   /** Configures a {@link Stowage}; not thread-safe. */
@@ -185,6 +209,7 @@ public final class Stowage implements AutoCloseable {
     RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
     Clock clock = Clock.systemUTC();
     RequestListener requestListener;
+    dev.stowage.usage.UsageTracking usageTracking;
 
     private Builder(StorageDriver driver) {
       this.driver = Objects.requireNonNull(driver, "driver");
@@ -274,12 +299,28 @@ public final class Stowage implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Tracks what each table uses and its hot partition keys, read with {@link Stowage#usage()};
+     * default off (see {@link dev.stowage.usage.UsageTracking}).
+     */
+    public Builder usageTracking(dev.stowage.usage.UsageTracking tracking) {
+      this.usageTracking = tracking;
+      return this;
+    }
+
     /** Builds the store. @throws IllegalArgumentException on an invalid namespace */
     public Stowage build() {
       StorageDriver d = driver;
       BlobStore blobs = blobStore;
+      UsageSession usage = null;
+      if (usageTracking != null) {
+        usage = new UsageSession(usageTracking, clock, driver.name());
+        d = new UsageDriver(d, usage.recorder());
+        blobs =
+            blobs == null ? null : new ObservedBlobStore(blobs, driver.name(), usage.recorder());
+      }
       if (requestListener != null) {
-        d = new ObservedDriver(driver, requestListener);
+        d = new ObservedDriver(d, requestListener);
         blobs = blobs == null ? null : new ObservedBlobStore(blobs, driver.name(), requestListener);
       }
       return new Stowage(
@@ -291,7 +332,8 @@ public final class Stowage implements AutoCloseable {
               cursorTtl,
               namespace,
               retryPolicy,
-              clock));
+              clock),
+          usage);
     }
   }
 

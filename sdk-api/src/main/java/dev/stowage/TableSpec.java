@@ -4,11 +4,13 @@ import dev.stowage.item.AttributeNames;
 import dev.stowage.item.AttributeType;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -35,6 +37,9 @@ public final class TableSpec {
   private final int idempotencyWindow;
   private final String adoptedName;
   private final boolean descendingQueries;
+  private final long overflowThreshold;
+  // Derived from indexes: every write asks isIndexed of each of its attributes.
+  private final Set<String> indexedAttributes;
 
   private TableSpec(Builder b) {
     this.name = b.name;
@@ -45,6 +50,10 @@ public final class TableSpec {
     this.idempotencyWindow = b.idempotencyWindow;
     this.adoptedName = b.adoptedName;
     this.descendingQueries = b.descendingQueries;
+    this.overflowThreshold = b.overflowThreshold;
+    Set<String> indexed = new HashSet<>();
+    indexes.forEach(i -> indexed.addAll(i.attributes()));
+    this.indexedAttributes = Collections.unmodifiableSet(indexed);
   }
 
   /** Starts a spec for table {@code name} with the given key schema. */
@@ -120,9 +129,19 @@ public final class TableSpec {
     return descendingQueries;
   }
 
+  /**
+   * The size above which items overflow to the blob store although the backend would take them (see
+   * {@link Builder#overflowAbove}); empty when only the backend's limits decide.
+   */
+  public java.util.OptionalLong overflowThreshold() {
+    return overflowThreshold == 0
+        ? java.util.OptionalLong.empty()
+        : java.util.OptionalLong.of(overflowThreshold);
+  }
+
   /** True if some index reads {@code attribute}. */
   public boolean isIndexed(String attribute) {
-    return indexes.stream().anyMatch(i -> i.attributes().contains(attribute));
+    return indexedAttributes.contains(attribute);
   }
 
   @Override
@@ -135,7 +154,8 @@ public final class TableSpec {
         && Objects.equals(versionAttribute, t.versionAttribute)
         && idempotencyWindow == t.idempotencyWindow
         && Objects.equals(adoptedName, t.adoptedName)
-        && descendingQueries == t.descendingQueries;
+        && descendingQueries == t.descendingQueries
+        && overflowThreshold == t.overflowThreshold;
   }
 
   @Override
@@ -148,7 +168,8 @@ public final class TableSpec {
         versionAttribute,
         idempotencyWindow,
         adoptedName,
-        descendingQueries);
+        descendingQueries,
+        overflowThreshold);
   }
 
   @Override
@@ -163,6 +184,7 @@ public final class TableSpec {
         + policies
         + (adoptedName == null ? "" : ", adopted=" + adoptedName)
         + (descendingQueries ? ", descendingQueries" : "")
+        + (overflowThreshold == 0 ? "" : ", overflowAbove=" + overflowThreshold)
         + ")";
   }
 
@@ -176,6 +198,7 @@ public final class TableSpec {
     private int idempotencyWindow = 32;
     private String adoptedName;
     private boolean descendingQueries;
+    private long overflowThreshold;
 
     private Builder(String name, KeySchema keySchema) {
       if (!isValidName(name)) {
@@ -187,6 +210,25 @@ public final class TableSpec {
       }
       this.name = name;
       this.keySchema = Objects.requireNonNull(keySchema, "keySchema");
+    }
+
+    /**
+     * Moves the largest movable attributes of items stored larger than {@code bytes} to the blob
+     * store, as overflow does for items over the backend's limit, because that is cheaper: on
+     * DynamoDB a 100 KB item costs 100 write units per write inline, and a blob put plus a one-unit
+     * pointer item moved. {@code dev.stowage.cost.OverflowEconomics#threshold} computes the size
+     * from prices and the table's read/write mix. Needs a blob store; without one, and for an item
+     * whose key and indexed attributes alone exceed {@code bytes}, the backend's own limit decides.
+     * Reads are unchanged (transparent).
+     *
+     * @param bytes at least 1024, as the backend's size model counts items
+     */
+    public Builder overflowAbove(long bytes) {
+      if (bytes < 1024) {
+        throw new IllegalArgumentException("overflow threshold must be at least 1024 bytes");
+      }
+      this.overflowThreshold = bytes;
+      return this;
     }
 
     /** Adds a secondary index. */

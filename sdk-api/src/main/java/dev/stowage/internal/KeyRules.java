@@ -34,6 +34,12 @@ final class KeyRules {
   }
 
   private static void checkSize(KeyValue v, String name, int max) {
+    if (v instanceof AttributeValue.StringValue s
+        && !s.value().isEmpty()
+        && 3L * s.value().length() <= max) {
+      // UTF-8 takes at most 3 bytes per UTF-16 char: no need to encode the string to know.
+      return;
+    }
     int size = bytes(v);
     if (size > max) {
       throw new InvalidRequestException(

@@ -1,9 +1,11 @@
 package dev.stowage.internal;
 
+import dev.stowage.ItemTooLargeException;
 import dev.stowage.StowageException;
 import dev.stowage.UnavailableException;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
+import dev.stowage.spi.DriverLimits;
 import dev.stowage.spi.StoredItem;
 import java.util.Collection;
 import java.util.Optional;
@@ -35,7 +37,34 @@ final class OverflowWrites {
 
   /** Makes an encoded item fit the backend, writing its blob first if some attributes move. */
   OverflowHandler.Prepared prepare(Item stored) {
-    return t.shared.overflow.prepare(t.ref, t.spec, t.shared.driver.limits(t.layout), stored);
+    DriverLimits limits = t.shared.driver.limits(t.layout);
+    long threshold = t.spec.overflowThreshold().orElse(Long.MAX_VALUE);
+    if (threshold < limits.maxItemBytes()) {
+      try {
+        // Cheaper in the blob store: plan against the lower threshold. Planning fails before any
+        // blob is written, so a failure here leaves nothing behind.
+        return t.shared.overflow.prepare(t.ref, t.spec, lowered(limits, threshold), stored);
+      } catch (ItemTooLargeException e) {
+        // No blob store, or the unmovable attributes exceed the threshold: the backend's limit
+        // decides, as without a threshold.
+      }
+    }
+    return t.shared.overflow.prepare(t.ref, t.spec, limits, stored);
+  }
+
+  private static DriverLimits lowered(DriverLimits l, long maxItemBytes) {
+    return new DriverLimits(
+        maxItemBytes,
+        l.maxAttributeBytes(),
+        l.maxAttributes(),
+        l.maxIndexedValueBytes(),
+        l.maxIndexTupleBytes(),
+        l.maxPartitionKeyBytes(),
+        l.maxSortKeyBytes(),
+        l.maxBatchGet(),
+        l.maxBatchWrite(),
+        l.maxTransactionItems(),
+        l.sizeModel());
   }
 
   /**

@@ -123,9 +123,12 @@ final class StoredForm {
         out.put(name, e.getValue());
         continue;
       }
-      Nesting.check(
-          "attribute '" + name + "' of item " + key + " in table '" + spec.name() + "'",
-          e.getValue());
+      if (Nesting.levels(e.getValue()) > AttributeValue.MAX_NESTING) {
+        // (The message is only built for a value that fails: this runs for every attribute.)
+        Nesting.check(
+            "attribute '" + name + "' of item " + key + " in table '" + spec.name() + "'",
+            e.getValue());
+      }
       AttributePolicy policy = spec.policy(name);
       out.put(
           name,

@@ -32,4 +32,20 @@ public final class CanonicalEncoding {
   public static byte[] encode(Item item) {
     return ValueWire.encode(new AttributeValue.MapValue(item.attributes()));
   }
+
+  /**
+   * The value {@link #encode(AttributeValue)} (or {@link #encode(Item)}, which gives a map value)
+   * wrote: {@code decode(encode(v)).equals(v)} for every value. A store that keeps items as opaque
+   * bytes (the local SQLite store) reads them back with it.
+   *
+   * @throws IllegalArgumentException if {@code bytes} is not exactly one encoded value
+   * @throws NullPointerException if {@code bytes} is null
+   */
+  public static AttributeValue decode(byte[] bytes) {
+    try {
+      return ValueWire.decode(java.util.Objects.requireNonNull(bytes, "bytes"));
+    } catch (ValueWire.MalformedException e) {
+      throw new IllegalArgumentException("not a canonically encoded value: " + e.getMessage(), e);
+    }
+  }
 }

@@ -85,12 +85,13 @@ public interface StorageDriver extends AutoCloseable {
   /**
    * Stores an item (replacing any existing one) if {@code expect} holds, atomically.
    *
-   * <p>With {@link Expectation#ANY} the previous item returned may be the one the driver read just
-   * before writing (as Datastore and Azure Tables do, with one plain read that also gives the types
-   * of its properties) instead of the one the write atomically replaced: a write that lands in
-   * between is not seen. The core only releases the overflow blob of that item, which is safe
-   * either way (the version in between keeps its blob until the sweeper collects it); a driver must
-   * not spend a transaction or an extra request on exactness there.
+   * <p>With {@link Expectation#ANY} the previous item returned may be a version the driver saw
+   * earlier instead of the one the write atomically replaced: the one it read just before writing,
+   * or (Datastore) the entity it last wrote under that key. A version written since by another
+   * writer is then not seen. The core only releases the overflow blob of that item, which is safe
+   * either way (a version not seen keeps its blob until the sweeper collects it; the version
+   * returned is certainly no longer stored once the write has landed); a driver must not spend a
+   * transaction or an extra request on exactness there.
    *
    * @param returnPrevious whether to return the replaced item
    * @throws dev.stowage.ConditionFailedException if the expectation does not hold

@@ -30,6 +30,7 @@ class SpecSnapshotTest {
             .idempotencyWindow(7)
             .adopt("Orders-Legacy")
             .descendingQueries()
+            .overflowAbove(64 * 1024)
             .build();
     for (TableSpec spec : List.of(adopted, Ledger.SPEC)) {
       SpecSnapshot copy = SerializableUtils.clone(SpecSnapshot.of(spec));

@@ -231,6 +231,17 @@ public final class Compare {
                 target));
       }
     }
+    // The local store against SQLite through JDBC by hand (reported, no target).
+    for (String op : List.of("get", "put", "query")) {
+      PAIRS.add(
+          new Pair(
+              "local store " + op + " vs raw JDBC",
+              "LocalStoreBench",
+              op + "Stowage",
+              op + "Raw",
+              Kind.TIME_AT_MOST,
+              Double.NaN));
+    }
     String t = "ItemTranslationBench";
     PAIRS.add(
         new Pair(

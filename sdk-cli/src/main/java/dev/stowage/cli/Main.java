@@ -2,6 +2,8 @@ package dev.stowage.cli;
 
 import dev.stowage.cli.internal.Errors;
 import dev.stowage.cli.internal.ProgressBar;
+import dev.stowage.cli.internal.cmd.CapacityCommand;
+import dev.stowage.cli.internal.cmd.CostCommand;
 import dev.stowage.cli.internal.cmd.DeleteWhereCommand;
 import dev.stowage.cli.internal.cmd.GetCommand;
 import dev.stowage.cli.internal.cmd.MigrateCommand;
@@ -11,6 +13,7 @@ import dev.stowage.cli.internal.cmd.ReencryptCommand;
 import dev.stowage.cli.internal.cmd.RepairIndexesCommand;
 import dev.stowage.cli.internal.cmd.ScanCommand;
 import dev.stowage.cli.internal.cmd.SweepCommand;
+import dev.stowage.cli.internal.cmd.TopCommand;
 import dev.stowage.cli.internal.cmd.TourCommand;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -39,6 +42,9 @@ import picocli.CommandLine.Command;
       SweepCommand.class,
       ReencryptCommand.class,
       RepairIndexesCommand.class,
+      TopCommand.class,
+      CostCommand.class,
+      CapacityCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

@@ -274,9 +274,13 @@ class CommandsTest {
 
   @Test
   void clearErrorsAndExitCodes() {
-    Cli.Result badUri = Cli.run("get", "--store", "orders", "--pk", "id:S", "--key", "x");
+    Cli.Result badUri = Cli.run("get", "--store", "Orders!", "--pk", "id:S", "--key", "x");
     assertThat(badUri.code()).isEqualTo(2);
-    assertThat(badUri.err()).contains("neither a store URI nor a named store");
+    assertThat(badUri.err()).contains("neither a store URI, nor a named store");
+    // A bare table name is a table of the default local store (here, in the test's home).
+    Cli.Result local = Cli.run("get", "--store", "orders", "--pk", "id:S", "--key", "x");
+    assertThat(local.code()).isEqualTo(1);
+    assertThat(local.err()).contains("table 'orders' does not exist");
     Cli.Result scheme = Cli.run("get", "--store", "mongo://orders", "--pk", "id:S", "--key", "x");
     assertThat(scheme.code()).isEqualTo(2);
     assertThat(scheme.err()).contains("unknown store scheme 'mongo://'");

@@ -20,7 +20,8 @@ class ModuleBoundaryTest {
           "dev.stowage.migrate",
           "dev.stowage.dynamodb",
           "dev.stowage.datastore",
-          "dev.stowage.azure");
+          "dev.stowage.azure",
+          "dev.stowage.local");
 
   @Test
   void theCommandLineRunsAsANamedModuleOverTheLibraryModules() {

@@ -12,6 +12,7 @@ import dev.stowage.NotFoundException;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.spi.Expectation;
+import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.TableLayout;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +29,7 @@ import java.util.Optional;
 public final class ItemStore {
   private final Tables tables;
   private final Templates templates = new Templates();
+  private final KnownVersions versions = new KnownVersions();
 
   public ItemStore(Tables tables) {
     this.tables = tables;
@@ -68,9 +70,36 @@ public final class ItemStore {
     }
   }
 
-  /** Forgets every template (a table was dropped). */
+  /** Forgets every template and known version (a table was dropped). */
   public void forgetTemplates() {
     templates.clear();
+    versions.clear();
+  }
+
+  /**
+   * The version of an item this driver last wrote by a put that wanted the replaced item back, or
+   * null (see {@link KnownVersions}).
+   */
+  StoredItem knownVersion(TableLayout layout, Key key) {
+    return versions.get(
+        layout, AzureKeys.partitionKey(layout, key.partition()), AzureKeys.rowKey(layout, key));
+  }
+
+  /** Remembers the version just written of an item, or forgets it if its ETag is no real one. */
+  void rememberVersion(TableLayout layout, Key key, StoredItem version) {
+    String pk = AzureKeys.partitionKey(layout, key.partition());
+    String rk = AzureKeys.rowKey(layout, key);
+    if (version.token() == null || version.token().startsWith(SUPERSEDED)) {
+      versions.forget(layout, pk, rk);
+    } else {
+      versions.remember(layout, pk, rk, version);
+    }
+  }
+
+  /** Forgets the known version of an item (it proved stale). */
+  void forgetVersion(TableLayout layout, Key key) {
+    versions.forget(
+        layout, AzureKeys.partitionKey(layout, key.partition()), AzureKeys.rowKey(layout, key));
   }
 
   /** Decodes an item entity whose key is known and remembers its template. */
@@ -222,6 +251,7 @@ public final class ItemStore {
     String what = "deleting " + key + " from " + layout.ref();
     rejectSuperseded(expect, what);
     templates.forget(layout, pk, rk);
+    versions.forget(layout, pk, rk);
     TableEntity target = new TableEntity(pk, rk);
     boolean ifUnchanged = expect instanceof Expectation.Token;
     if (ifUnchanged) {

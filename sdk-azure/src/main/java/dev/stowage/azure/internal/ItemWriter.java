@@ -51,19 +51,17 @@ public final class ItemWriter {
     boolean indexed = !layout.indexes().isEmpty();
     if (!indexed && (!returnPrevious || expect instanceof Expectation.Any)) {
       // The template of the properties' EDM types is the entity this driver last read or wrote; a
-      // write racing in between only changes which template is used. A caller that needs the
-      // previous item (a blob store is configured) reads it first, and it is the template too: the
-      // previous item is then as read just before the write (see StorageDriver#put).
-      Row replaced = returnPrevious ? store.get(layout, key).orElse(null) : null;
-      Map<String, Object> template =
-          replaced != null ? replaced.properties() : store.template(layout, key);
-      if (template == null && !returnPrevious && layout.adopted()) {
+      // write racing in between only changes which template is used.
+      if (returnPrevious) {
+        return putLearningReplaced(layout, key, item);
+      }
+      Map<String, Object> template = store.template(layout, key);
+      if (template == null && layout.adopted()) {
         template = store.get(layout, key).map(Row::properties).orElse(null);
       }
       String etag =
           store.put(layout, key, ItemStore.entity(layout, key, item, null, template), expect);
-      return new WriteResult(
-          returnPrevious ? Optional.ofNullable(replaced).map(Row::stored) : Optional.empty(), etag);
+      return new WriteResult(Optional.empty(), etag);
     }
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       Optional<Row> previous = store.get(layout, key);
@@ -94,6 +92,44 @@ public final class ItemWriter {
       return new WriteResult(returnPrevious ? previous.map(Row::stored) : Optional.empty(), etag);
     }
     throw new ConflictException("writing " + key + " to " + layout.ref() + " kept racing");
+  }
+
+  /**
+   * An unconditional put that returns the item it replaced (a blob store is configured). The
+   * version this driver last wrote, if it remembers one ({@link KnownVersions}), is replaced under
+   * its ETag: one request, and the replaced item is known exactly. Otherwise, or when another
+   * writer changed the item since, the item is read just before an unconditional write, and the
+   * previous item is the one read (see {@link dev.stowage.spi.StorageDriver#put}); the read is also
+   * the template.
+   */
+  private WriteResult putLearningReplaced(TableLayout layout, Key key, Item item) {
+    StoredItem known = store.knownVersion(layout, key);
+    Map<String, Object> template = store.template(layout, key);
+    if (known != null && (template != null || !layout.adopted())) {
+      try {
+        String etag =
+            store.put(
+                layout,
+                key,
+                ItemStore.entity(layout, key, item, null, template),
+                Expectation.token(known.token()));
+        store.rememberVersion(layout, key, new StoredItem(item, etag));
+        return new WriteResult(Optional.of(known), etag);
+      } catch (ConditionFailedException stale) {
+        // Another writer replaced or deleted the version remembered: learn the current one.
+        store.forgetVersion(layout, key);
+      }
+    }
+    Row replaced = store.get(layout, key).orElse(null);
+    String etag =
+        store.put(
+            layout,
+            key,
+            ItemStore.entity(
+                layout, key, item, null, replaced == null ? null : replaced.properties()),
+            Expectation.ANY);
+    store.rememberVersion(layout, key, new StoredItem(item, etag));
+    return new WriteResult(Optional.ofNullable(replaced).map(Row::stored), etag);
   }
 
   /** See {@link dev.stowage.spi.StorageDriver#delete}. */

@@ -27,6 +27,7 @@ public final class SpecSnapshot implements Serializable {
   private final int idempotencyWindow;
   private final String adoptedName;
   private final boolean descendingQueries;
+  private final long overflowThreshold;
   private transient TableSpec spec;
 
   private SpecSnapshot(TableSpec spec) {
@@ -50,6 +51,7 @@ public final class SpecSnapshot implements Serializable {
     this.idempotencyWindow = spec.idempotencyWindow();
     this.adoptedName = spec.adoptedName().orElse(null);
     this.descendingQueries = spec.descendingQueries();
+    this.overflowThreshold = spec.overflowThreshold().orElse(0);
   }
 
   /**
@@ -99,6 +101,9 @@ public final class SpecSnapshot implements Serializable {
     }
     if (descendingQueries) {
       b.descendingQueries();
+    }
+    if (overflowThreshold != 0) {
+      b.overflowAbove(overflowThreshold);
     }
     return b.build();
   }

@@ -37,7 +37,7 @@ final class CloudBackends {
                     + loc.scheme()
                     + "://' in "
                     + loc.redacted()
-                    + "; known: memory://, dynamodb://, datastore://, azure://");
+                    + "; known: local://, memory://, dynamodb://, datastore://, azure://");
       };
     } catch (IllegalArgumentException | IllegalStateException e) {
       throw new CliException("cannot open " + loc.redacted() + ": " + e.getMessage());

@@ -17,9 +17,9 @@ import java.security.GeneralSecurityException;
 /**
  * The key that seals page cursors printed by the command line, so that a cursor printed by one
  * invocation is accepted by the next. Read from {@code --cursor-keyset}, else {@code
- * $STOWAGE_CURSOR_KEYSET}, else {@code <stowage home>/cursor-keyset.json} (the home is the system
- * property {@code stowage.home}, default {@code ~/.stowage}), which is created with a fresh
- * AES-256-GCM key (owner-only permissions) on first use.
+ * $STOWAGE_CURSOR_KEYSET}, else {@code <stowage home>/cursor-keyset.json} (see {@link
+ * StowageHome}), which is created with a fresh AES-256-GCM key (owner-only permissions) on first
+ * use.
  */
 public final class CursorKeys {
   private CursorKeys() {}
@@ -34,10 +34,7 @@ public final class CursorKeys {
       file = Path.of(System.getenv("STOWAGE_CURSOR_KEYSET"));
     }
     if (file == null) {
-      String home =
-          System.getProperty(
-              "stowage.home", Path.of(System.getProperty("user.home"), ".stowage").toString());
-      file = Path.of(home, "cursor-keyset.json");
+      file = StowageHome.get().resolve("cursor-keyset.json");
     }
     try {
       AeadConfig.register();

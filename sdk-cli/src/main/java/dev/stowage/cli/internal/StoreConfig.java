@@ -10,7 +10,8 @@ import java.util.Map;
 /**
  * Where a command's table lives: the store URI, the blob store, the key source and the table spec,
  * resolved from flags or from a named entry of the config file ({@code --config}, else {@code
- * $STOWAGE_CONFIG}, else {@code ./stowage.json} when present). Immutable.
+ * $STOWAGE_CONFIG}, else {@code ./stowage.json} when present). Without a config file, a bare table
+ * name is a table of the default local store ({@link Backends#defaultStore}). Immutable.
  *
  * @param store the table store
  * @param blobs the blob store, or null
@@ -47,8 +48,14 @@ public record StoreConfig(
       file = Path.of("stowage.json");
     }
     if (file == null) {
+      if (TableSpec.isValidName(ref)) {
+        return resolve(Backends.defaultStore(ref), null, blobsFlag, keysetFlag, specFlag);
+      }
       throw new CliException(
-          "'" + ref + "' is neither a store URI nor a named store (no config file: use --config)");
+          "'"
+              + ref
+              + "' is neither a store URI, nor a named store (no config file: use --config), nor a"
+              + " table name");
     }
     Map<?, ?> entry = entry(file, ref);
     Object uri = entry.get("uri");
@@ -101,7 +108,14 @@ public record StoreConfig(
         && stores.get(name) instanceof Map<?, ?> entry) {
       return entry;
     }
-    throw new CliException("config file " + file + " has no store named '" + name + "'");
+    throw new CliException(
+        "config file "
+            + file
+            + " has no store named '"
+            + name
+            + "' (a table of the default local store is local://"
+            + name
+            + ")");
   }
 
   /** The table spec, or a usage error if none was given. */

@@ -31,8 +31,8 @@ public record StoreLocation(
       throw new CliException(
           "'"
               + text
-              + "' is not a store URI; expected scheme://… such as memory://orders,"
-              + " dynamodb://orders?region=eu-west-1 or file:///var/blobs");
+              + "' is not a store URI; expected scheme://… such as local://orders,"
+              + " memory://orders, dynamodb://orders?region=eu-west-1 or file:///var/blobs");
     }
     URI uri;
     try {

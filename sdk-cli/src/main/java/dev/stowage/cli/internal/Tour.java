@@ -142,6 +142,16 @@ public final class Tour {
             + " backend requests, "
             + ProgressBar.bytes(all.bytesWritten())
             + " written.");
+    out.println();
+    // The tour runs in memory so that it leaves nothing behind; the commands that follow keep data.
+    out.println(
+        "The tour ran in memory and kept nothing. The other commands keep your data in the local"
+            + " store, "
+            + StowageHome.get().resolve("default.db")
+            + " (SQLite, nothing to start), unless --store names another:");
+    out.println(
+        "  stowage put --store orders --pk id:S --create-table --item '{\"id\":\"o1\",\"total\":42}'");
+    out.println("  stowage get --store orders --pk id:S --key o1");
     return stepNumber;
   }
 

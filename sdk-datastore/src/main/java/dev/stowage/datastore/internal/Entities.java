@@ -39,6 +39,7 @@ public final class Entities {
   private final String databaseId;
   private final Values values;
   private final Templates templates = new Templates();
+  private final Templates lastWritten = new Templates();
 
   /** A mapper for entities of this project and database ("" for the default database). */
   public Entities(String projectId, String databaseId) {
@@ -165,19 +166,31 @@ public final class Entities {
     return templates.get(key);
   }
 
+  /**
+   * The entity this driver last wrote under {@code key}, if it still remembers it (reads do not
+   * change it), or null: the version an unconditional put takes as the one it replaces (see {@link
+   * Writes#put}).
+   */
+  public Entity lastWritten(Key key) {
+    return lastWritten.get(key);
+  }
+
   /** Remembers an entity just written as the template of the next write replacing it. */
   public void written(Entity entity) {
     templates.remember(entity);
+    lastWritten.remember(entity);
   }
 
   /** Forgets the template of a deleted entity. */
   public void deleted(Key key) {
     templates.forget(key);
+    lastWritten.forget(key);
   }
 
   /** Forgets every template (a table was dropped). */
   public void forgetTemplates() {
     templates.clear();
+    lastWritten.clear();
   }
 
   /** Entities whose templates are remembered (for tests). */

@@ -53,12 +53,17 @@ public final class Writes {
         // does not remember is read (outside a transaction: a write racing in between changes no
         // outcome). On Stowage's own kinds an entity it does not remember is written in Stowage's
         // own form, as a blind overwrite. A caller that needs the previous item (a blob store is
-        // configured) reads it first, and it is the template too: the previous item is then as
-        // read just before the write (see StorageDriver#put).
-        Entity previous = returnPrevious ? datastore.get(key) : null;
-        Entity template = returnPrevious ? previous : entities.template(key);
-        if (template == null && !returnPrevious && table.adopted()) {
+        // configured) gets the entity this driver last wrote under the key, and only when it
+        // remembers none is the entity read first: a version another client wrote since is
+        // replaced unseen (see StorageDriver#put and docs/FORMAT.md). Reads do not count here: one
+        // that raced an earlier write of this driver may have returned an older version.
+        Entity template = entities.template(key);
+        Entity previous = returnPrevious ? entities.lastWritten(key) : null;
+        if ((returnPrevious && previous == null) || (template == null && table.adopted())) {
           template = datastore.get(key);
+          if (returnPrevious) {
+            previous = template;
+          }
         }
         Entity written = entities.toEntity(table, item, token, template);
         datastore.put(written);

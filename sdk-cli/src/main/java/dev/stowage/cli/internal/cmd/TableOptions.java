@@ -1,6 +1,7 @@
 package dev.stowage.cli.internal.cmd;
 
 import dev.stowage.TableSpec;
+import dev.stowage.cli.internal.Backends;
 import dev.stowage.cli.internal.CliException;
 import dev.stowage.cli.internal.OpenedStore;
 import dev.stowage.cli.internal.Specs;
@@ -14,11 +15,13 @@ import picocli.CommandLine.Option;
 public final class TableOptions {
   @Option(
       names = {"-s", "--store"},
-      required = true,
       paramLabel = "URI|NAME",
       description =
-          "The table's store: memory://TABLE, dynamodb://TABLE?region=…, datastore://KIND?project=…,"
-              + " azure://TABLE?connection=…, or a store named in the config file.")
+          "The table's store: local://TABLE (a SQLite file under ~/.stowage or $STOWAGE_HOME,"
+              + " kept between commands), memory://TABLE, dynamodb://TABLE?region=…,"
+              + " datastore://KIND?project=…, azure://TABLE?connection=…, or a store named in the"
+              + " config file. A bare TABLE without a config file, or no --store at all (the"
+              + " table named by --spec), is a table of the local store default.db.")
   String store;
 
   @Option(names = "--blobs", paramLabel = "URI", description = "Overflow blob store URI.")
@@ -72,7 +75,17 @@ public final class TableOptions {
 
   /** Resolves the flags. */
   public StoreConfig resolve() {
-    StoreConfig c = StoreConfig.resolve(store, config, blobs, keyset, this::specFromFlags);
+    String ref = store;
+    if (ref == null) {
+      TableSpec named = specFile == null ? null : Specs.read(specFile, null);
+      if (named == null) {
+        throw new CliException(
+            "no table: give --store TABLE (a table of the local store), a store URI such as"
+                + " memory://orders, or --spec FILE naming the table");
+      }
+      ref = Backends.defaultStore(named.name());
+    }
+    StoreConfig c = StoreConfig.resolve(ref, config, blobs, keyset, this::specFromFlags);
     return cursorKeyset == null
         ? c
         : new StoreConfig(c.store(), c.blobs(), c.keyset(), c.spec(), cursorKeyset);
@@ -94,7 +107,8 @@ public final class TableOptions {
       return null;
     }
     if (tableFromUri == null || tableFromUri.isEmpty()) {
-      throw new CliException("the store URI must name the table, e.g. memory://orders");
+      throw new CliException(
+          "the store URI must name the table, e.g. local://orders or memory://orders");
     }
     try {
       return Specs.build(tableFromUri, pk, sk, indexes, compressed, encrypted, null, 0, adopt);

@@ -19,8 +19,8 @@ import picocli.CommandLine.ParentCommand;
     name = "tour",
     mixinStandardHelpOptions = true,
     description =
-        "Walk through Stowage's features on an embedded in-memory store (nothing to install),"
-            + " printing what each step did and what it cost.")
+        "Walk through Stowage's features on an embedded in-memory store (nothing to install,"
+            + " nothing kept), printing what each step did and what it cost.")
 public final class TourCommand implements Callable<Integer> {
   @ParentCommand Main main;
 

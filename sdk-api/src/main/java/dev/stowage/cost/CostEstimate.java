@@ -1,0 +1,62 @@
+package dev.stowage.cost;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * An estimated cost per table and in total, extrapolated from observed usage to an hour and a month
+ * at the same rate. Immutable. {@link CostEstimator} makes it; docs/cost-and-capacity.md explains
+ * what is and is not counted.
+ *
+ * @param tablePricing the table store's model
+ * @param blobPricing the blob store's model
+ * @param pricesDate the price table's date
+ * @param currency the prices' currency
+ * @param observedSeconds how long the usage was observed
+ * @param tables per table, ordered by namespace and name
+ */
+public record CostEstimate(
+    TablePricing tablePricing,
+    BlobPricing blobPricing,
+    String pricesDate,
+    String currency,
+    double observedSeconds,
+    List<TableCost> tables) {
+
+  /** Copies the list. */
+  public CostEstimate {
+    Objects.requireNonNull(tablePricing, "tablePricing");
+    Objects.requireNonNull(blobPricing, "blobPricing");
+    tables = List.copyOf(tables);
+  }
+
+  /** The total per hour. */
+  public double perHour() {
+    return tables.stream().mapToDouble(TableCost::perHour).sum();
+  }
+
+  /** The total per month. */
+  public double perMonth() {
+    return tables.stream().mapToDouble(TableCost::perMonth).sum();
+  }
+
+  /**
+   * One table's cost.
+   *
+   * @param namespace the namespace
+   * @param table the table
+   * @param requests what its table requests cost over the observed time
+   * @param blobRequests what its overflow blob requests cost over the observed time
+   * @param perHour requests and blob requests per hour at the observed rate, plus storage per hour
+   * @param perMonth the same per month
+   * @param storagePerMonth the storage part of {@code perMonth} (0 where storage is not known)
+   */
+  public record TableCost(
+      String namespace,
+      String table,
+      double requests,
+      double blobRequests,
+      double perHour,
+      double perMonth,
+      double storagePerMonth) {}
+}
