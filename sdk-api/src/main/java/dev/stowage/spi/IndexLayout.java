@@ -105,6 +105,23 @@ public record IndexLayout(
         spec.projection());
   }
 
+  /**
+   * True if a backend puts {@code item} (in stored form) in this index: it holds a value of {@link
+   * #partitionType()} in {@link #partitionAttribute()} and, when the index has a sort attribute,
+   * one of {@link #sortType()} in {@link #sortAttribute()}. Indexes are sparse: an item lacking
+   * one, or holding a value of another type, is not in the index. Drivers that read an index's
+   * items by scanning the table use this to keep the ones in the index.
+   */
+  public boolean holds(dev.stowage.item.Item item) {
+    if (!(item.find(partitionAttribute).orElse(null) instanceof dev.stowage.item.KeyValue p
+        && p.type() == partitionType)) {
+      return false;
+    }
+    return sortAttribute == null
+        || (item.find(sortAttribute).orElse(null) instanceof dev.stowage.item.KeyValue s
+            && s.type() == sortType);
+  }
+
   /** True for the backend's own index over plain attributes (see the class description). */
   public boolean isNative() {
     return nativeName != null;

@@ -6,6 +6,7 @@ import dev.stowage.dynamodb.internal.DynamoSizeModel;
 import dev.stowage.dynamodb.internal.ItemOps;
 import dev.stowage.dynamodb.internal.NativeIndexes;
 import dev.stowage.dynamodb.internal.QueryRunner;
+import dev.stowage.dynamodb.internal.SegmentScanner;
 import dev.stowage.dynamodb.internal.TableNames;
 import dev.stowage.dynamodb.internal.TableProvisioner;
 import dev.stowage.dynamodb.internal.TransactionOps;
@@ -21,6 +22,9 @@ import dev.stowage.spi.DriverQuery;
 import dev.stowage.spi.DriverScan;
 import dev.stowage.spi.Expectation;
 import dev.stowage.spi.QueryResult;
+import dev.stowage.spi.ScanSegment;
+import dev.stowage.spi.SegmentPage;
+import dev.stowage.spi.SegmentScan;
 import dev.stowage.spi.StorageDriver;
 import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.TableLayout;
@@ -116,7 +120,8 @@ public final class DynamoDbDriver implements StorageDriver {
               Capability.TRANSACTIONS,
               Capability.CROSS_PARTITION_TRANSACTIONS,
               Capability.NATIVE_UPDATES,
-              Capability.NATIVE_INDEXES));
+              Capability.NATIVE_INDEXES,
+              Capability.SEGMENTED_SCANS));
 
   private final DynamoDbClient client;
   private final boolean ownsClient;
@@ -127,6 +132,7 @@ public final class DynamoDbDriver implements StorageDriver {
   private final ItemOps items;
   private final BatchOps batches;
   private final QueryRunner queries;
+  private final SegmentScanner segments;
   private final TransactionOps transactions;
 
   private DynamoDbDriver(Builder b, DynamoDbClient client, boolean ownsClient) {
@@ -144,6 +150,7 @@ public final class DynamoDbDriver implements StorageDriver {
     this.items = new ItemOps(client, meter);
     this.batches = new BatchOps(client, meter);
     this.queries = new QueryRunner(client, meter, natives, batches, provisioner);
+    this.segments = new SegmentScanner(client, meter, queries);
     this.transactions = new TransactionOps(client, meter, names::physical);
   }
 
@@ -269,6 +276,23 @@ public final class DynamoDbDriver implements StorageDriver {
   @Override
   public QueryResult scan(TableLayout table, DriverScan scan) {
     return queries.scan(table, names.physical(table), scan);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>DynamoDB's native parallel scan: segment {@code i} of {@code total} is a Scan with {@code
+   * Segment} and {@code TotalSegments}, of the table or of the index's GSI (or the application's
+   * own GSI or LSI for a native index); planning sends no request.
+   */
+  @Override
+  public List<ScanSegment> segments(TableLayout table, String index, int total) {
+    return segments.plan(table, index, total);
+  }
+
+  @Override
+  public SegmentPage scanSegment(TableLayout table, SegmentScan scan) {
+    return segments.scan(table, names.physical(table), scan);
   }
 
   @Override

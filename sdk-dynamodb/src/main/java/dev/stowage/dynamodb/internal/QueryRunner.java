@@ -167,7 +167,7 @@ public final class QueryRunner {
    * The whole items of index entries projected partially, in the entries' order; an item deleted
    * since, or whose index values changed since (it is found at its new place), is left out.
    */
-  private List<StoredItem> whole(
+  List<StoredItem> whole(
       TableLayout table,
       String physical,
       IndexLayout ix,
