@@ -12,6 +12,7 @@ import dev.stowage.datastore.internal.Entities;
 import dev.stowage.datastore.internal.Errors;
 import dev.stowage.datastore.internal.KeyNames;
 import dev.stowage.datastore.internal.Queries;
+import dev.stowage.datastore.internal.Segments;
 import dev.stowage.datastore.internal.TableCatalog;
 import dev.stowage.datastore.internal.Writes;
 import dev.stowage.item.Item;
@@ -24,6 +25,9 @@ import dev.stowage.spi.DriverQuery;
 import dev.stowage.spi.DriverScan;
 import dev.stowage.spi.Expectation;
 import dev.stowage.spi.QueryResult;
+import dev.stowage.spi.ScanSegment;
+import dev.stowage.spi.SegmentPage;
+import dev.stowage.spi.SegmentScan;
 import dev.stowage.spi.StorageDriver;
 import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.TableLayout;
@@ -116,6 +120,7 @@ public final class DatastoreDriver implements StorageDriver {
   private final Entities entities;
   private final TableCatalog catalog;
   private final Queries queries;
+  private final Segments segments;
   private final Writes writes;
 
   private DatastoreDriver(Datastore datastore, boolean owned) {
@@ -125,6 +130,7 @@ public final class DatastoreDriver implements StorageDriver {
     this.entities = new Entities(options.getProjectId(), options.getDatabaseId());
     this.catalog = new TableCatalog(datastore);
     this.queries = new Queries(datastore, entities);
+    this.segments = new Segments(datastore, entities);
     this.writes = new Writes(datastore, entities);
   }
 
@@ -178,7 +184,8 @@ public final class DatastoreDriver implements StorageDriver {
         Capability.TRANSACTIONS,
         Capability.CROSS_PARTITION_TRANSACTIONS,
         Capability.CONSISTENT_INDEX_QUERIES,
-        Capability.NATIVE_INDEXES);
+        Capability.NATIVE_INDEXES,
+        Capability.SEGMENTED_SCANS);
   }
 
   @Override
@@ -257,6 +264,25 @@ public final class DatastoreDriver implements StorageDriver {
   public QueryResult scan(TableLayout table, DriverScan scan) {
     catalog.require(table);
     return queries.scan(table, scan);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Datastore segments are {@code __key__} ranges with boundaries from a {@code __scatter__}
+   * sample of the kind's keys, or from every key when the sample is too small (a small kind, or the
+   * emulator); index segments are the same ranges of the kind, keeping the items in the index.
+   */
+  @Override
+  public List<ScanSegment> segments(TableLayout table, String index, int total) {
+    catalog.require(table);
+    return segments.plan(table, index, total);
+  }
+
+  @Override
+  public SegmentPage scanSegment(TableLayout table, SegmentScan scan) {
+    catalog.require(table);
+    return segments.scan(table, scan);
   }
 
   @Override
