@@ -14,6 +14,7 @@ import dev.stowage.azure.internal.ItemStore;
 import dev.stowage.azure.internal.ItemWriter;
 import dev.stowage.azure.internal.Queries;
 import dev.stowage.azure.internal.Row;
+import dev.stowage.azure.internal.Segments;
 import dev.stowage.azure.internal.Tables;
 import dev.stowage.azure.internal.WriteStep;
 import dev.stowage.item.Item;
@@ -26,6 +27,9 @@ import dev.stowage.spi.DriverQuery;
 import dev.stowage.spi.DriverScan;
 import dev.stowage.spi.Expectation;
 import dev.stowage.spi.QueryResult;
+import dev.stowage.spi.ScanSegment;
+import dev.stowage.spi.SegmentPage;
+import dev.stowage.spi.SegmentScan;
 import dev.stowage.spi.StorageDriver;
 import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.TableLayout;
@@ -114,6 +118,7 @@ public final class AzureTablesDriver implements StorageDriver {
   private final ItemStore store;
   private final ItemWriter writer;
   private final Queries queries;
+  private final Segments segments;
   private final Batches batches;
   private final Tables tables;
   private final BatchReads batchReads;
@@ -136,6 +141,7 @@ public final class AzureTablesDriver implements StorageDriver {
     IndexEntries index = new IndexEntries(tables);
     this.writer = new ItemWriter(store, index, hook);
     this.queries = new Queries(tables, store, index, executor);
+    this.segments = new Segments(tables, store);
     this.batchReads = queries.batchReads();
     this.batches = new Batches(tables, store, index, batchReads, hook, executor);
   }
@@ -206,7 +212,8 @@ public final class AzureTablesDriver implements StorageDriver {
   /** Single-partition transactions and strongly consistent (verified) index queries. */
   @Override
   public Set<Capability> capabilities() {
-    return EnumSet.of(Capability.TRANSACTIONS, Capability.CONSISTENT_INDEX_QUERIES);
+    return EnumSet.of(
+        Capability.TRANSACTIONS, Capability.CONSISTENT_INDEX_QUERIES, Capability.SEGMENTED_SCANS);
   }
 
   @Override
@@ -283,6 +290,23 @@ public final class AzureTablesDriver implements StorageDriver {
   @Override
   public QueryResult scan(TableLayout table, DriverScan scan) {
     return queries.scan(table, scan);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Azure segments are PartitionKey ranges whose boundaries come from probing the key space
+   * (Azure Tables can neither count nor sample); a partition is never divided. Index segments are
+   * the same ranges of the table, keeping the items in the index.
+   */
+  @Override
+  public List<ScanSegment> segments(TableLayout table, String index, int total) {
+    return segments.plan(table, index, total);
+  }
+
+  @Override
+  public SegmentPage scanSegment(TableLayout table, SegmentScan scan) {
+    return segments.scan(table, scan);
   }
 
   /**
