@@ -14,10 +14,14 @@ import dev.stowage.migrate.internal.Verifier;
 import dev.stowage.overflow.BlobStore;
 import dev.stowage.overflow.StoredOverflow;
 import dev.stowage.spi.BatchWriteResult;
+import dev.stowage.spi.Capability;
 import dev.stowage.spi.DriverLimits;
 import dev.stowage.spi.DriverScan;
 import dev.stowage.spi.IndexLayout;
 import dev.stowage.spi.QueryResult;
+import dev.stowage.spi.ScanSegment;
+import dev.stowage.spi.SegmentPage;
+import dev.stowage.spi.SegmentScan;
 import dev.stowage.spi.StorageDriver;
 import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.StoredItems;
@@ -63,12 +67,14 @@ import java.util.function.Consumer;
  * have the same key schema and the same attribute policies (stored forms are copied as they are);
  * their names, indexes and adoption may differ.
  *
- * <p>The source is scanned by one thread; pages are written by {@link Builder#parallelism} workers.
- * With a checkpoint file, every completed batch write and page is recorded, and a run started again
- * with the same file skips them, so an interrupted migration resumes without writing any item twice
- * (as long as the source was not written meanwhile; use {@link dev.stowage.migrate.MirroredTable}
- * to keep a live table in step). {@link #verify()} compares counts and per-item digests of both
- * sides.
+ * <p>The source is read in {@link Builder#segments} segments ({@link StorageDriver#segments}) by up
+ * to {@link Builder#parallelism} threads (a source without segmented scans is scanned by one
+ * thread); pages are written by {@link Builder#parallelism} workers. With a checkpoint file, the
+ * segments and every completed batch write and page are recorded, each segment's pages as a chain
+ * of its own, and a run started again with the same file skips them, so an interrupted migration
+ * resumes without writing any item twice (as long as the source was not written meanwhile; use
+ * {@link dev.stowage.migrate.MirroredTable} to keep a live table in step). {@link #verify()}
+ * compares counts and per-item digests of both sides.
  *
  * <p>Each side is identified by its driver's {@link StorageDriver#name() name} and {@link
  * StorageDriver#location() location} (or the location given to {@link Builder#sourceLocation} and
@@ -97,6 +103,7 @@ public final class Migrator {
   private final TableSpec spec;
   private final TableSpec targetSpec;
   private final int parallelism;
+  private final int segments;
   private final int pageSize;
   private final Path checkpointFile;
   private final Consumer<Progress> onProgress;
@@ -160,6 +167,7 @@ public final class Migrator {
               + " a table Stowage lays out (a target spec without adopt)");
     }
     this.parallelism = b.parallelism;
+    this.segments = b.segments == 0 ? b.parallelism : b.segments;
     this.pageSize = b.pageSize;
     this.checkpointFile = b.checkpoint;
     this.onProgress = b.onProgress;
@@ -324,46 +332,10 @@ public final class Migrator {
         checkpointFile == null ? null : Checkpoint.open(checkpointFile, sourceSide, targetSide)) {
       retry.run(() -> sourceDriver.openTable(sourceLayout));
       retry.run(() -> targetDriver.ensureTable(targetLayout));
-      String pageStart = cp == null ? KeyText.START : cp.resumeFrom();
-      c.skipped.add(cp == null ? 0 : cp.itemsBeforeResume());
-      LOG.info(
-          "migrating {} to {}{}",
-          sourceSide.describe(),
-          targetSide.describe(),
-          c.skipped.sum() == 0 ? "" : ", resuming after " + c.skipped.sum() + " items");
-      while (failure.get() == null) {
-        Key exclusive = pageStart.equals(KeyText.START) ? null : KeyText.decode(pageStart);
-        QueryResult page =
-            retry.call(
-                () -> sourceDriver.scan(sourceLayout, new DriverScan(pageSize, exclusive, true)));
-        if (page.items().isEmpty()) {
-          break;
-        }
-        Key last = spec.keySchema().keyOf(page.items().get(page.items().size() - 1).item());
-        String thisStart = pageStart;
-        String lastText = KeyText.encode(last);
-        if (cp != null && cp.pageDone(thisStart)) {
-          c.skipped.add(page.items().size());
-        } else {
-          acquire(inFlight);
-          pool.execute(
-              () -> {
-                try {
-                  if (failure.get() == null) {
-                    copyPage(cp, thisStart, lastText, page.items(), c, misfits);
-                  }
-                } catch (RuntimeException e) {
-                  failure.compareAndSet(null, e);
-                } finally {
-                  inFlight.release();
-                }
-              });
-        }
-        report(c, start);
-        if (!page.more()) {
-          break;
-        }
-        pageStart = lastText;
+      if (segmented(cp)) {
+        copySegments(cp, pool, inFlight, failure, c, misfits, start);
+      } else {
+        copySequentially(cp, pool, inFlight, failure, c, misfits, start);
       }
       pool.shutdown();
       awaitQuietly(pool);
@@ -394,6 +366,165 @@ public final class Migrator {
       onProgress.accept(done);
     }
     return new Report(done, List.copyOf(misfits));
+  }
+
+  /** One scan of the whole source, for a source without segmented scans or an older checkpoint. */
+  private void copySequentially(
+      Checkpoint cp,
+      ExecutorService pool,
+      Semaphore inFlight,
+      AtomicReference<RuntimeException> failure,
+      Counters c,
+      List<Misfit> misfits,
+      long start) {
+    String pageStart = cp == null ? KeyText.START : cp.resumeFrom();
+    c.skipped.add(cp == null ? 0 : cp.itemsBeforeResume());
+    LOG.info(
+        "migrating {} to {}{}",
+        sourceSide.describe(),
+        targetSide.describe(),
+        c.skipped.sum() == 0 ? "" : ", resuming after " + c.skipped.sum() + " items");
+    while (failure.get() == null) {
+      Key exclusive = pageStart.equals(KeyText.START) ? null : KeyText.decode(pageStart);
+      QueryResult page =
+          retry.call(
+              () -> sourceDriver.scan(sourceLayout, new DriverScan(pageSize, exclusive, true)));
+      if (page.items().isEmpty()) {
+        break;
+      }
+      Key last = spec.keySchema().keyOf(page.items().get(page.items().size() - 1).item());
+      String thisStart = pageStart;
+      String lastText = KeyText.encode(last);
+      if (cp != null && cp.pageDone(thisStart)) {
+        c.skipped.add(page.items().size());
+      } else {
+        acquire(inFlight);
+        pool.execute(
+            () -> {
+              try {
+                if (failure.get() == null) {
+                  copyPage(cp, thisStart, lastText, page.items(), c, misfits);
+                }
+              } catch (RuntimeException e) {
+                failure.compareAndSet(null, e);
+              } finally {
+                inFlight.release();
+              }
+            });
+      }
+      report(c, start);
+      if (!page.more()) {
+        break;
+      }
+      pageStart = lastText;
+    }
+  }
+
+  /**
+   * True if the source is read in segments: it can scan in segments, and the checkpoint (if any)
+   * was not written by a sequential run, whose pages only a sequential scan continues.
+   */
+  private boolean segmented(Checkpoint cp) {
+    return sourceDriver.capabilities().contains(Capability.SEGMENTED_SCANS)
+        && (cp == null || !cp.sequential());
+  }
+
+  /**
+   * Reads the source's segments in parallel, each by one of up to {@code parallelism} reader
+   * threads, handing pages to the writers; each segment resumes from its own chain of pages in the
+   * checkpoint, and a resumed run reads the segments the checkpoint recorded.
+   */
+  private void copySegments(
+      Checkpoint cp,
+      ExecutorService pool,
+      Semaphore inFlight,
+      AtomicReference<RuntimeException> failure,
+      Counters c,
+      List<Misfit> misfits,
+      long start) {
+    List<ScanSegment> plan;
+    if (cp != null && cp.plan().isPresent()) {
+      List<String> bounds = cp.plan().get();
+      plan = new ArrayList<>(bounds.size());
+      for (int i = 0; i < bounds.size(); i++) {
+        plan.add(new ScanSegment(null, i, bounds.size(), bounds.get(i)));
+      }
+    } else {
+      plan = retry.call(() -> sourceDriver.segments(sourceLayout, null, segments));
+      if (cp != null) {
+        cp.plan(plan.stream().map(ScanSegment::bounds).toList());
+      }
+    }
+    LOG.info("reading {} in {} segments", sourceSide.describe(), plan.size());
+    ExecutorService readers =
+        Executors.newFixedThreadPool(Math.min(plan.size(), parallelism), daemonThreads());
+    try {
+      for (ScanSegment segment : plan) {
+        readers.execute(
+            () -> {
+              try {
+                copySegment(cp, segment, pool, inFlight, failure, c, misfits, start);
+              } catch (RuntimeException e) {
+                failure.compareAndSet(null, e);
+              }
+            });
+      }
+      readers.shutdown();
+      awaitQuietly(readers);
+    } finally {
+      readers.shutdownNow();
+    }
+  }
+
+  private void copySegment(
+      Checkpoint cp,
+      ScanSegment segment,
+      ExecutorService pool,
+      Semaphore inFlight,
+      AtomicReference<RuntimeException> failure,
+      Counters c,
+      List<Misfit> misfits,
+      long start) {
+    String first = segment.number() + "@" + KeyText.START;
+    String end = segment.number() + "@$";
+    String pageStart = cp == null ? first : cp.resumeFrom(first);
+    if (cp != null) {
+      c.skipped.add(cp.itemsBeforeResume(first));
+    }
+    while (failure.get() == null && !pageStart.equals(end)) {
+      String at = pageStart.substring(pageStart.indexOf('@') + 1);
+      String checkpoint = at.equals(KeyText.START) ? null : at;
+      SegmentPage page =
+          retry.call(
+              () ->
+                  sourceDriver.scanSegment(
+                      sourceLayout, new SegmentScan(segment, pageSize, checkpoint, true)));
+      String thisStart = pageStart;
+      String next = page.done() ? end : segment.number() + "@" + page.checkpoint();
+      if (cp != null && cp.pageDone(thisStart)) {
+        c.skipped.add(page.items().size());
+      } else if (page.items().isEmpty()) {
+        if (cp != null) {
+          cp.page(thisStart, next, 0);
+        }
+      } else {
+        acquire(inFlight);
+        pool.execute(
+            () -> {
+              try {
+                if (failure.get() == null) {
+                  copyPage(cp, thisStart, next, page.items(), c, misfits);
+                }
+              } catch (RuntimeException e) {
+                failure.compareAndSet(null, e);
+              } finally {
+                inFlight.release();
+              }
+            });
+      }
+      report(c, start);
+      pageStart = next;
+    }
   }
 
   private void copyPage(
@@ -614,10 +745,10 @@ public final class Migrator {
             targetDriver,
             targetBlobs,
             targetLayout)
-        .run(pageSize);
+        .run(pageSize, parallelism, segments);
   }
 
-  private void report(Counters c, long start) {
+  private synchronized void report(Counters c, long start) {
     if (onProgress != null || LOG.isDebugEnabled()) {
       Progress p = progress(c, start, false);
       LOG.debug(
@@ -728,6 +859,7 @@ public final class Migrator {
     private String targetTable;
     private TableSpec targetSpec;
     private int parallelism = 4;
+    private int segments;
     private int pageSize = 500;
     private Path checkpoint;
     private Consumer<Progress> onProgress;
@@ -808,7 +940,23 @@ public final class Migrator {
       return this;
     }
 
-    /** Pages written concurrently; default 4. */
+    /**
+     * Segments the source is divided into ({@link StorageDriver#segments}), read in parallel by up
+     * to {@link #parallelism} threads; default: the parallelism. A checkpoint records the segments
+     * of the run that made it, and a resumed run reads those whatever this says. Ignored for a
+     * source without {@link Capability#SEGMENTED_SCANS}, which is scanned by one thread.
+     */
+    public Builder segments(int n) {
+      if (n < 1 || n > 4096) {
+        throw new IllegalArgumentException("segments must be 1 to 4096");
+      }
+      this.segments = n;
+      return this;
+    }
+
+    /**
+     * Segments read concurrently (see {@link #segments}) and pages written concurrently; default 4.
+     */
     public Builder parallelism(int n) {
       if (n < 1 || n > 256) {
         throw new IllegalArgumentException("parallelism must be 1 to 256");

@@ -73,6 +73,12 @@ class CrossBackendMigrationTest {
    */
   static final int PAGE = 2000;
 
+  /**
+   * Segments read and pages written concurrently on every hop ({@code
+   * -Dstowage.crossbackend.parallelism}); each hop reads as many segments.
+   */
+  static final int PARALLELISM = Integer.getInteger("stowage.crossbackend.parallelism", 4);
+
   static Codecs codecs;
 
   @TempDir Path dir;
@@ -182,6 +188,7 @@ class CrossBackendMigrationTest {
             .source(ddb, s3, "prod")
             .target(datastore, gcs, "prod")
             .pageSize(PAGE)
+            .parallelism(PARALLELISM)
             .build();
     t = System.nanoTime();
     Migrator.Report first = toDatastore.run();
@@ -204,6 +211,7 @@ class CrossBackendMigrationTest {
             .source(datastore, gcs, "prod")
             .target(tables, azureBlobs, "prod")
             .pageSize(PAGE)
+            .parallelism(PARALLELISM)
             .checkpoint(checkpoint)
             .retryPolicy(RetryPolicy.NONE);
     t = System.nanoTime();
@@ -229,6 +237,7 @@ class CrossBackendMigrationTest {
             .source(azureTables, azureBlobs, "prod")
             .target(ddb, s3Back, "back")
             .pageSize(PAGE)
+            .parallelism(PARALLELISM)
             .build();
     t = System.nanoTime();
     Migrator.Report third = back.run();

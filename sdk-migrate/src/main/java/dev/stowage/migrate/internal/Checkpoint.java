@@ -29,6 +29,11 @@ import java.util.Set;
  *       <table> <adopted name>} (escaped the same way; empty for a side Stowage lays out itself);
  *   <li>{@code chunk <page start> <chunk index>} — one batch write of a page completed;
  *   <li>{@code page <page start> <last key> <items>} — a whole page completed.
+ *   <li>{@code plan <total> <bounds 0> … <bounds total-1>} — the segments ({@link
+ *       dev.stowage.spi.ScanSegment#bounds()}) of a segmented scan of the source, written once
+ *       before their pages. Pages of segment {@code n} are named {@code <n>@<segment checkpoint>}
+ *       ({@code <n>@^} for its first page), and the "last key" of a page is the next page's name,
+ *       {@code <n>@$} after the segment's last page; each segment is one chain of pages.
  * </ul>
  *
  * A page is named by the key its scan started after ({@link KeyText#START} for the first). Scans
@@ -50,6 +55,7 @@ public final class Checkpoint implements AutoCloseable {
   private final Map<String, String> pageEnds = new HashMap<>();
   private final Map<String, Long> pageCounts = new HashMap<>();
   private final Set<String> chunks = new HashSet<>();
+  private List<String> plan;
 
   /**
    * One side of a migration: a table of a store.
@@ -284,8 +290,17 @@ public final class Checkpoint implements AutoCloseable {
   }
 
   private void load(String line) {
-    String[] f = line.split("\t");
-    if (f.length == 3 && f[0].equals("chunk")) {
+    String[] f = line.split("\t", -1);
+    if (f.length >= 3 && f[0].equals("plan") && plan == null) {
+      try {
+        int total = Integer.parseInt(f[1]);
+        if (f.length == total + 2) {
+          plan = List.of(f).subList(2, f.length);
+        }
+      } catch (NumberFormatException e) {
+        // a torn plan line: ignored like any torn line, and the plan is made again
+      }
+    } else if (f.length == 3 && f[0].equals("chunk")) {
       chunks.add(f[1] + "\t" + f[2]);
     } else if (f.length == 4 && f[0].equals("page")) {
       pageEnds.put(f[1], f[2]);
@@ -293,9 +308,41 @@ public final class Checkpoint implements AutoCloseable {
     }
   }
 
+  /**
+   * The bounds of each segment of the segmented scan this migration reads the source with, in
+   * segment order, if a run recorded them; a resumed run reads the same segments.
+   */
+  public synchronized java.util.Optional<List<String>> plan() {
+    return java.util.Optional.ofNullable(plan);
+  }
+
+  /** Records the segments' bounds ({@code plan <total> <bounds>…}), before any of their pages. */
+  public synchronized void plan(List<String> bounds) {
+    for (String b : bounds) {
+      if (b.indexOf('\t') >= 0 || b.indexOf('\n') >= 0 || b.indexOf('\r') >= 0) {
+        throw new IllegalArgumentException("segment bounds must not hold tabs or line breaks");
+      }
+    }
+    plan = List.copyOf(bounds);
+    append("plan\t" + bounds.size() + "\t" + String.join("\t", bounds));
+  }
+
+  /** True if a run recorded pages of one sequential scan (a checkpoint without a plan). */
+  public synchronized boolean sequential() {
+    return plan == null && !pageEnds.isEmpty();
+  }
+
   /** The page start to resume scanning from: the end of the chain of completed pages. */
   public synchronized String resumeFrom() {
-    String start = KeyText.START;
+    return resumeFrom(KeyText.START);
+  }
+
+  /**
+   * The page start to resume from in the chain of pages beginning with {@code first}: a segment's
+   * chain begins with its own start token.
+   */
+  public synchronized String resumeFrom(String first) {
+    String start = first;
     Set<String> seen = new HashSet<>();
     while (pageEnds.containsKey(start) && seen.add(start)) {
       start = pageEnds.get(start);
@@ -305,8 +352,13 @@ public final class Checkpoint implements AutoCloseable {
 
   /** Items of the completed pages before {@link #resumeFrom()}. */
   public synchronized long itemsBeforeResume() {
+    return itemsBeforeResume(KeyText.START);
+  }
+
+  /** Items of the completed pages before {@link #resumeFrom(String)} of the same chain. */
+  public synchronized long itemsBeforeResume(String first) {
     long n = 0;
-    String start = KeyText.START;
+    String start = first;
     Set<String> seen = new HashSet<>();
     while (pageEnds.containsKey(start) && seen.add(start)) {
       n += pageCounts.get(start);

@@ -11,9 +11,13 @@ import dev.stowage.item.Key;
 import dev.stowage.migrate.Verification;
 import dev.stowage.overflow.BlobStore;
 import dev.stowage.overflow.StoredOverflow;
+import dev.stowage.spi.Capability;
 import dev.stowage.spi.DriverLimits;
 import dev.stowage.spi.DriverScan;
 import dev.stowage.spi.QueryResult;
+import dev.stowage.spi.ScanSegment;
+import dev.stowage.spi.SegmentPage;
+import dev.stowage.spi.SegmentScan;
 import dev.stowage.spi.StorageDriver;
 import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.StoredItems;
@@ -21,11 +25,20 @@ import dev.stowage.spi.TableLayout;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 
-/** Scans both sides of a migration and compares per-item digests. Used by one thread. */
+/**
+ * Scans both sides of a migration and compares per-item digests: in parallel segments where a side
+ * scans in segments, else with one scan. Used by one thread (which starts its own readers).
+ */
 public final class Verifier {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Verifier.class);
   private static final int MAX_EXAMPLES = 20;
@@ -68,33 +81,48 @@ public final class Verifier {
     this.targetLayout = targetLayout;
   }
 
-  /** Scans both sides with pages of {@code pageSize} and compares them. */
-  public Verification run(int pageSize) {
-    Map<Key, String> source = new HashMap<>();
-    long sourceCount = scan(sourceDriver, sourceBlobs, sourceLayout, pageSize, true, source::put);
-    List<Key> examples = new ArrayList<>();
-    long[] different = {0};
-    long[] extra = {0};
+  /**
+   * Scans both sides with pages of {@code pageSize} and compares them; a side that scans in
+   * segments is read in {@code segments} segments by up to {@code parallelism} threads.
+   */
+  public Verification run(int pageSize, int parallelism, int segments) {
+    Map<Key, String> source = new ConcurrentHashMap<>();
+    long sourceCount =
+        scan(
+            sourceDriver,
+            sourceBlobs,
+            sourceLayout,
+            pageSize,
+            parallelism,
+            segments,
+            true,
+            source::put);
+    List<Key> examples = java.util.Collections.synchronizedList(new ArrayList<>());
+    AtomicLong different = new AtomicLong();
+    AtomicLong extra = new AtomicLong();
     long targetCount =
         scan(
             targetDriver,
             targetBlobs,
             targetLayout,
             pageSize,
+            parallelism,
+            segments,
             false,
             (key, digest) -> {
               String expected = source.remove(key);
               if (expected == null) {
-                extra[0]++;
+                extra.incrementAndGet();
                 example(examples, key);
               } else if (!expected.equals(digest)) {
-                different[0]++;
+                different.incrementAndGet();
                 example(examples, key);
               }
             });
     source.keySet().stream().sorted().limit(MAX_EXAMPLES).forEach(k -> example(examples, k));
     Verification v =
-        new Verification(sourceCount, targetCount, source.size(), extra[0], different[0], examples);
+        new Verification(
+            sourceCount, targetCount, source.size(), extra.get(), different.get(), examples);
     LOG.info(
         "verified {} against {}: source {}, target {}, missing {}, extra {}, different {} -> {}",
         targetLayout.ref(),
@@ -109,8 +137,87 @@ public final class Verifier {
   }
 
   private static void example(List<Key> examples, Key key) {
-    if (examples.size() < MAX_EXAMPLES) {
-      examples.add(key);
+    synchronized (examples) {
+      if (examples.size() < MAX_EXAMPLES) {
+        examples.add(key);
+      }
+    }
+  }
+
+  /** Digests every item of one side into {@code sink}, which must be thread-safe. */
+  private long scan(
+      StorageDriver driver,
+      BlobStore blobs,
+      TableLayout layout,
+      int pageSize,
+      int parallelism,
+      int segments,
+      boolean asTarget,
+      BiConsumer<Key, String> sink) {
+    if (!driver.capabilities().contains(Capability.SEGMENTED_SCANS)) {
+      return scan(driver, blobs, layout, pageSize, asTarget, sink);
+    }
+    List<ScanSegment> plan = retry.call(() -> driver.segments(layout, null, segments));
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            Math.min(plan.size(), parallelism),
+            r -> {
+              Thread t = new Thread(r, "stowage-verify");
+              t.setDaemon(true);
+              return t;
+            });
+    try {
+      List<Future<Long>> counts = new ArrayList<>();
+      for (ScanSegment segment : plan) {
+        counts.add(
+            pool.submit(
+                () -> {
+                  long n = 0;
+                  String checkpoint = null;
+                  while (true) {
+                    String at = checkpoint;
+                    SegmentPage page =
+                        retry.call(
+                            () ->
+                                driver.scanSegment(
+                                    layout, new SegmentScan(segment, pageSize, at, true)));
+                    for (StoredItem s : page.items()) {
+                      sink.accept(
+                          spec.keySchema().keyOf(s.item()),
+                          digest(s.item(), blobs, layout.ref(), asTarget));
+                      n++;
+                    }
+                    if (page.done()) {
+                      return n;
+                    }
+                    checkpoint = page.checkpoint();
+                  }
+                }));
+      }
+      long total = 0;
+      for (Future<Long> f : counts) {
+        total += join(f);
+      }
+      return total;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private static long join(Future<Long> f) {
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(e.getCause());
     }
   }
 
@@ -120,7 +227,7 @@ public final class Verifier {
       TableLayout layout,
       int pageSize,
       boolean asTarget,
-      java.util.function.BiConsumer<Key, String> sink) {
+      BiConsumer<Key, String> sink) {
     long n = 0;
     Key start = null;
     while (true) {
