@@ -98,8 +98,18 @@ public final class MigrateCommand implements Callable<Integer> {
               + " source and target (backend, location, namespace, table), refused otherwise.")
   Path checkpoint;
 
-  @Option(names = "--parallel", defaultValue = "4", description = "Pages written concurrently.")
+  @Option(
+      names = {"--parallelism", "--parallel"},
+      defaultValue = "4",
+      description = "Segments read and pages written concurrently (1 to 256).")
   int parallel;
+
+  @Option(
+      names = "--segments",
+      description =
+          "Segments the source is divided into (1 to 4096; default: the parallelism). A resumed"
+              + " run reads the segments its checkpoint recorded.")
+  Integer segments;
 
   @Option(
       names = "--page-size",
@@ -141,6 +151,7 @@ public final class MigrateCommand implements Callable<Integer> {
               .target(td, tb, target.store().namespace())
               .targetTable(targetSpec != null || targetTable.isEmpty() ? null : targetTable)
               .parallelism(parallel)
+              .segments(segments == null ? parallel : segments)
               .pageSize(pageSize)
               .checkpoint(checkpoint)
               .onProgress(
