@@ -723,40 +723,16 @@ final class CoreTable implements Table {
         .run();
   }
 
-  /** Every stored item of the table, read lazily in scan order. */
+  /** Readers of the stored items a sweep checks, where the driver scans in segments. */
+  private static final int SWEEP_READERS = 4;
+
+  /**
+   * Every stored item of the table, read lazily: in {@value #SWEEP_READERS} parallel segments where
+   * the driver scans in segments, else in scan order.
+   */
   Stream<Item> storedItems() {
-    java.util.Iterator<Item> it =
-        new java.util.Iterator<>() {
-          private List<StoredItem> page = List.of();
-          private int i;
-          private Key after;
-          private boolean more = true;
-
-          @Override
-          public boolean hasNext() {
-            while (i >= page.size() && more) {
-              var scan = new dev.stowage.spi.DriverScan(500, after, true);
-              var r = shared.retrier.call(() -> shared.driver.scan(layout, scan));
-              page = r.items();
-              i = 0;
-              more = r.more() && !page.isEmpty();
-              if (!page.isEmpty()) {
-                after = spec.keySchema().keyOf(page.get(page.size() - 1).item());
-              }
-            }
-            return i < page.size();
-          }
-
-          @Override
-          public Item next() {
-            if (!hasNext()) {
-              throw new java.util.NoSuchElementException();
-            }
-            return page.get(i++).item();
-          }
-        };
-    return java.util.stream.StreamSupport.stream(
-        java.util.Spliterators.spliteratorUnknownSize(it, java.util.Spliterator.ORDERED), false);
+    return SegmentedReader.items(shared.driver, layout, shared.retrier, SWEEP_READERS)
+        .map(StoredItem::item);
   }
 
   void requireCapability(Capability c, String why) {
