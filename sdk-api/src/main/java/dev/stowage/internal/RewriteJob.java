@@ -70,7 +70,7 @@ final class RewriteJob extends JobLoop<MaintenanceJob.Progress> implements Maint
     Key after = state.anchor() == null ? null : state.anchor().key();
     DriverScan ds = new DriverScan(options.pageSize(), after, true);
     t.shared.metrics.queries.increment();
-    QueryResult page = t.shared.retrier.call(() -> t.shared.driver.scan(t.layout, ds));
+    QueryResult page = t.retrier.call(() -> t.shared.driver.scan(t.layout, ds));
     for (StoredItem s : page.items()) {
       Key key = t.spec.keySchema().keyOf(s.item());
       scanned++;

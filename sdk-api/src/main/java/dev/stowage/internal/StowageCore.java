@@ -36,6 +36,7 @@ public final class StowageCore {
     final Clock clock;
     final Metrics metrics = new Metrics();
     final Map<TableRef, TableSpec> ensured = new ConcurrentHashMap<>();
+    final boolean adaptiveRateLimiting;
 
     Shared(
         StorageDriver driver,
@@ -44,7 +45,15 @@ public final class StowageCore {
         CursorKeys cursorKeys,
         Duration cursorTtl,
         RetryPolicy retryPolicy,
-        Clock clock) {
+        Clock clock,
+        boolean tableMetrics,
+        boolean adaptiveRateLimiting) {
+      if (tableMetrics) {
+        // Billable units reported by the driver land in the table's counters.
+        driver.capacityListener((t, index, r, w, d) -> metrics.table(t).consumed(index, r, w, d));
+        driver = new MeteredDriver(driver, metrics);
+      }
+      this.adaptiveRateLimiting = adaptiveRateLimiting;
       this.driver = driver;
       this.blobStore = blobStore;
       this.retrier = new Retrier(retryPolicy, metrics);
@@ -77,9 +86,20 @@ public final class StowageCore {
       Duration cursorTtl,
       String namespace,
       RetryPolicy retryPolicy,
-      Clock clock) {
+      Clock clock,
+      boolean tableMetrics,
+      boolean adaptiveRateLimiting) {
     return new StowageCore(
-        new Shared(driver, blobStore, codecs, cursorKeys, cursorTtl, retryPolicy, clock),
+        new Shared(
+            driver,
+            blobStore,
+            codecs,
+            cursorKeys,
+            cursorTtl,
+            retryPolicy,
+            clock,
+            tableMetrics,
+            adaptiveRateLimiting),
         namespace);
   }
 
@@ -118,7 +138,10 @@ public final class StowageCore {
     TableLayout layout = layout(ref, spec);
     requireNativeIndexes(spec, layout);
     // Every opened table shows in the metrics, with zeros until it overflows or compresses.
-    shared.metrics.table(ref);
+    Metrics.TableCounters counters = shared.metrics.table(ref);
+    if (shared.adaptiveRateLimiting) {
+      counters.ensureLimiter();
+    }
     // A spec already checked (or created) on this store needs no further request.
     if (!spec.equals(shared.ensured.get(ref))) {
       if (create) {
