@@ -192,6 +192,13 @@ public final class ThrottledException extends StowageException {
       all = all == null ? "" : all;
     }
 
+    /** The same details with {@code access} if this says none. */
+    public Details orAccess(Access access) {
+      return this.access != Access.UNKNOWN
+          ? this
+          : new Details(reason, access, resource, index, partitionKey, all);
+    }
+
     /** The same details with the request's partition key. */
     public Details withPartitionKey(AttributeValue key) {
       return new Details(reason, access, resource, index, key, all);

@@ -80,15 +80,23 @@ public final class MeteredDriver extends ForwardingDriver {
   private RuntimeException failed(
       OperationCounters c, long start, AttributeValue partitionKey, RuntimeException e) {
     c.failed(System.nanoTime() - start, e);
-    if (partitionKey != null
-        && e instanceof ThrottledException t
-        && t.details().partitionKey() == null) {
+    if (e instanceof ThrottledException t
+        && (partitionKey != null && t.details().partitionKey() == null
+            || t.access() == ThrottledException.Access.UNKNOWN)) {
+      // What the request was tells what the backend may not have: reads or writes, which key.
+      ThrottledException.Details d =
+          t.details()
+              .orAccess(
+                  c.op().reads()
+                      ? ThrottledException.Access.READ
+                      : ThrottledException.Access.WRITE);
+      String message = t.getMessage();
+      if (partitionKey != null && d.partitionKey() == null) {
+        d = d.withPartitionKey(partitionKey);
+        message += " [partition key " + partitionKey + "]";
+      }
       ThrottledException keyed =
-          new ThrottledException(
-              t.getMessage() + " [partition key " + partitionKey + "]",
-              t.retryAfter().orElse(null),
-              t.details().withPartitionKey(partitionKey),
-              t.getCause());
+          new ThrottledException(message, t.retryAfter().orElse(null), d, t.getCause());
       keyed.setStackTrace(t.getStackTrace());
       return keyed;
     }
