@@ -37,6 +37,8 @@ public final class StowageCore {
     final Metrics metrics = new Metrics();
     final Map<TableRef, TableSpec> ensured = new ConcurrentHashMap<>();
     final boolean adaptiveRateLimiting;
+    /** The driver as the store was given it (with its request listener), for tools. */
+    final StorageDriver unmetered;
 
     Shared(
         StorageDriver driver,
@@ -48,6 +50,7 @@ public final class StowageCore {
         Clock clock,
         boolean tableMetrics,
         boolean adaptiveRateLimiting) {
+      this.unmetered = driver;
       if (tableMetrics) {
         // Billable units reported by the driver land in the table's counters.
         driver.capacityListener((t, index, r, w, d) -> metrics.table(t).consumed(index, r, w, d));
@@ -108,9 +111,12 @@ public final class StowageCore {
     return namespace;
   }
 
-  /** The driver. */
+  /**
+   * The driver as the store was built over it (wrapped for its request listener, if any), without
+   * the per-table metering: what tools call directly is not the application's traffic.
+   */
   public StorageDriver driver() {
-    return shared.driver;
+    return shared.unmetered;
   }
 
   /** The store's counters. */
