@@ -190,7 +190,8 @@ public final class WireFaults implements AutoCloseable {
         .map()
         .forEach(
             (k, vs) -> {
-              if (!HOP_BY_HOP.contains(k.toLowerCase(Locale.ROOT)) && !k.startsWith(":")) {
+              String lower = k.toLowerCase(Locale.ROOT);
+              if (!HOP_BY_HOP.contains(lower) && !lower.equals("date") && !k.startsWith(":")) {
                 vs.forEach(v -> ex.getResponseHeaders().add(k, v));
               }
             });
