@@ -37,6 +37,7 @@ public final class StowageCore {
     final Metrics metrics = new Metrics();
     final Map<TableRef, TableSpec> ensured = new ConcurrentHashMap<>();
     final boolean adaptiveRateLimiting;
+
     /** The driver as the store was given it (with its request listener), for tools. */
     final StorageDriver unmetered;
 
