@@ -67,17 +67,32 @@ class ThrottlingOnTheWireTest {
             .build());
   }
 
-  /** A Google API JSON error, as the service sends it over HTTP. */
-  private static WireFaults.Response error(int code, String status, String message) {
-    String body =
-        "{\"error\":{\"code\":"
-            + code
-            + ",\"message\":\""
-            + message
-            + "\",\"status\":\""
-            + status
-            + "\"}}";
-    return WireFaults.Response.of(code, "application/json; charset=UTF-8", body, Map.of());
+  /**
+   * A Google API error as the service sends it to the client's HTTP transport, which speaks
+   * protobuf: the HTTP status and a {@code google.rpc.Status} body (field 1 the canonical code,
+   * field 2 the message), encoded here by hand.
+   */
+  private static WireFaults.Response error(int httpStatus, String status, String message) {
+    int code =
+        switch (status) {
+          case "RESOURCE_EXHAUSTED" -> 8;
+          case "ABORTED" -> 10;
+          default -> throw new IllegalArgumentException(status);
+        };
+    byte[] text = message.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+    body.write(0x08);
+    body.write(code);
+    body.write(0x12);
+    int n = text.length;
+    while (n >= 0x80) {
+      body.write((n & 0x7f) | 0x80);
+      n >>>= 7;
+    }
+    body.write(n);
+    body.writeBytes(text);
+    return new WireFaults.Response(
+        httpStatus, Map.of("Content-Type", "application/x-protobuf"), body.toByteArray());
   }
 
   private static boolean call(WireFaults.Request r, String method) {
