@@ -74,7 +74,9 @@ class AdaptiveRateLimiterTest {
     runFor(10);
     assertThat(limiter.rate()).as("after 10 s").isGreaterThan(low * 1.3).isGreaterThan(690);
     runFor(10);
-    assertThat(limiter.rate()).as("after 20 s, past the rate before the throttles").isGreaterThan(1000);
+    assertThat(limiter.rate())
+        .as("after 20 s, past the rate before the throttles")
+        .isGreaterThan(1000);
   }
 
   private void runFor(int seconds) {
