@@ -107,7 +107,7 @@ final class RewriteJob extends JobLoop<MaintenanceJob.Progress> implements Maint
     Key after = state.anchor() == null ? null : state.anchor().key();
     DriverScan ds = new DriverScan(options.pageSize(), after, true);
     t.shared.metrics.queries.increment();
-    QueryResult page = t.shared.retrier.call(() -> t.shared.driver.scan(t.layout, ds));
+    QueryResult page = t.retrier.call(() -> t.shared.driver.scan(t.layout, ds));
     add(walk(page.items()));
     if (!page.items().isEmpty()) {
       after = t.spec.keySchema().keyOf(page.items().get(page.items().size() - 1).item());
@@ -153,7 +153,7 @@ final class RewriteJob extends JobLoop<MaintenanceJob.Progress> implements Maint
               () -> {
                 t.shared.metrics.queries.increment();
                 SegmentPage page =
-                    t.shared.retrier.call(
+                    t.retrier.call(
                         () ->
                             t.shared.driver.scanSegment(
                                 t.layout,
