@@ -41,7 +41,6 @@ public final class Mapper<T> {
   private final ClassModel model;
   private final Property[] properties;
   private final Property[] inNameOrder;
-  private final int capacity;
   private final Map<String, Property> byField = new LinkedHashMap<>();
   private final Map<String, Property> byAttribute = new LinkedHashMap<>();
   private final Property partition;
@@ -60,7 +59,6 @@ public final class Mapper<T> {
     this.properties = model.properties().toArray(new Property[0]);
     this.inNameOrder = properties.clone();
     Arrays.sort(inNameOrder, Comparator.comparing(Property::attribute, Utf8Order.COMPARATOR));
-    this.capacity = properties.length * 4 / 3 + 1;
     Property p = null;
     Property s = null;
     Property v = null;
@@ -245,7 +243,10 @@ public final class Mapper<T> {
 
   /** The item of an instance. @throws InvalidRequestException naming the field that fails */
   public Item toItem(T instance) {
-    LinkedHashMap<String, AttributeValue> b = new LinkedHashMap<>(capacity);
+    int n = inNameOrder.length;
+    String[] names = new String[n];
+    AttributeValue[] values = new AttributeValue[n];
+    int size = 0;
     for (Property p : inNameOrder) {
       AttributeValue v;
       try {
@@ -256,15 +257,16 @@ public final class Mapper<T> {
             e.getCause());
       }
       if (v != null) {
-        b.put(p.attribute(), v);
+        names[size] = p.attribute();
+        values[size++] = v;
       } else if (p == partition || p == sort) {
         throw new InvalidRequestException(
             "cannot store " + type.getSimpleName() + ": key field '" + p.field() + "' is null");
       }
     }
     // Names were validated when the class was mapped, values by their constructors, and the
-    // properties are walked in the item's own name order: the map is the item as it is.
-    return ItemAccess.ofOrdered(b);
+    // properties are walked in the item's own name order: the arrays are the item as it is.
+    return ItemAccess.ofSorted(names, values, size);
   }
 
   /**
