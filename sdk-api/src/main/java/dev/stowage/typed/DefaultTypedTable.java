@@ -1,5 +1,6 @@
 package dev.stowage.typed;
 
+import dev.stowage.ConditionFailedException;
 import dev.stowage.InvalidRequestException;
 import dev.stowage.Table;
 import dev.stowage.item.AttributeValue;
@@ -79,6 +80,53 @@ final class DefaultTypedTable<T> implements TypedTable<T> {
   @Override
   public T put(T item, WriteOptions options) {
     Item stored = mapper.toItem(item);
+    if (mapper.hasNested()) {
+      return putMergingNested(item, stored, options);
+    }
+    return put(item, stored, options);
+  }
+
+  /** Attempts of a put of a class with nested maps that a concurrent writer of them outran. */
+  private static final int NESTED_ATTEMPTS = 8;
+
+  /**
+   * A put of a class with nested records: a nested map is one attribute, and keys another writer
+   * added to it must survive as top-level attributes do. The stored item is read, its nested maps'
+   * unmapped keys merged into the instance's, and the update made conditional on those maps being
+   * unchanged since (compressed or encrypted ones cannot be compared: the version check guards them
+   * when the class has one); a concurrent change of one is retried with a fresh read.
+   */
+  private T putMergingNested(T item, Item stored, WriteOptions options) {
+    Key key = mapper.keyOf(item);
+    for (int attempt = 1; ; attempt++) {
+      Item current = table.get(key, ReadOptions.CONSISTENT).orElse(null);
+      Item merged = current == null ? stored : mapper.mergeNested(stored, current);
+      Condition guard = mapper.nestedUnchanged(current);
+      WriteOptions guarded = options;
+      if (guard != null) {
+        guarded =
+            new WriteOptions(
+                options.condition() == null ? guard : Condition.and(options.condition(), guard),
+                options.requestId());
+      }
+      try {
+        return put(item, merged, guarded);
+      } catch (ConditionFailedException e) {
+        // Retry only if a nested map changed in between; otherwise the caller's condition or the
+        // version check failed, which a retry cannot cure.
+        if (guard == null || attempt >= NESTED_ATTEMPTS || !nestedChanged(key, current)) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private boolean nestedChanged(Key key, Item before) {
+    Item now = table.get(key, ReadOptions.CONSISTENT).orElse(null);
+    return !mapper.sameNested(before, now);
+  }
+
+  private T put(T item, Item stored, WriteOptions options) {
     Update merge = mapper.mergeUpdate(stored);
     if (merge == null) {
       // Only key fields: there is nothing to set, so the item is created if absent and otherwise
