@@ -2,6 +2,7 @@ package dev.stowage.typed;
 
 import dev.stowage.ConditionFailedException;
 import dev.stowage.InvalidRequestException;
+import dev.stowage.Stowage;
 import dev.stowage.Table;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
@@ -170,17 +171,61 @@ final class DefaultTypedTable<T> implements TypedTable<T> {
 
   @Override
   public boolean delete(T item) {
+    Condition c = versionCheck(mapper.toItem(item));
     Key key = mapper.keyOf(item);
+    return c == null ? table.delete(key) : table.delete(key, WriteOptions.when(c));
+  }
+
+  /**
+   * The condition that the stored version equals the one in {@code stored} (an item {@link
+   * Mapper#toItem} made), an absent or zero one meaning that no item is stored; null for a class
+   * without a version field.
+   */
+  private Condition versionCheck(Item stored) {
     Property v = mapper.version();
     if (v == null) {
-      return table.delete(key);
+      return null;
     }
-    AttributeValue version = mapper.toItem(item).find(v.attribute()).orElse(null);
-    Condition c =
-        version == null || ((AttributeValue.NumberValue) version).value().signum() == 0
-            ? Condition.notExists(v.attribute())
-            : Condition.eq(v.attribute(), version);
-    return table.delete(key, WriteOptions.when(c));
+    AttributeValue version = stored.find(v.attribute()).orElse(null);
+    return version == null || ((AttributeValue.NumberValue) version).value().signum() == 0
+        ? Condition.notExists(v.attribute())
+        : Condition.eq(v.attribute(), version);
+  }
+
+  @Override
+  public Stowage.Transaction replace(Stowage.Transaction tx, T item, Condition condition) {
+    Item stored = mapper.toItem(item);
+    Property v = mapper.version();
+    Condition c = condition;
+    if (v != null) {
+      // A transaction writes items as given, so the version check and increment are made here,
+      // as the core makes them for a put: an absent or zero version expects no stored item.
+      BigDecimal expected =
+          stored
+              .find(v.attribute())
+              .map(x -> ((AttributeValue.NumberValue) x).value())
+              .orElse(BigDecimal.ZERO);
+      Condition check =
+          expected.signum() == 0
+              ? Condition.notExists(mapper.spec().keySchema().partitionName())
+              : Condition.eq(v.attribute(), AttributeValue.of(expected));
+      c = c == null ? check : Condition.and(c, check);
+      stored =
+          stored.toBuilder()
+              .put(v.attribute(), AttributeValue.of(expected.add(BigDecimal.ONE)))
+              .build();
+    }
+    return tx.put(table, stored, c);
+  }
+
+  @Override
+  public Stowage.Transaction delete(Stowage.Transaction tx, T item) {
+    return tx.delete(table, mapper.keyOf(item), versionCheck(mapper.toItem(item)));
+  }
+
+  @Override
+  public Stowage.Transaction check(Stowage.Transaction tx, Key key, Condition condition) {
+    return tx.check(table, key, condition);
   }
 
   @Override

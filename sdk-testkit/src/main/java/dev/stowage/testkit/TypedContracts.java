@@ -375,6 +375,74 @@ abstract class TypedContracts extends Contract {
     assertThat(raw.attributes().keySet()).containsExactlyInAnyOrderElementsOf(names);
   }
 
+  /** A parcel with an address (a nested record holding another) and an encrypted one. */
+  @StowageTable("typedparcels")
+  record Parcel(@PartitionKey String id, Address to, @Encrypted Address from, int weight) {}
+
+  /** An address; "town" was once stored as "city". */
+  record Address(
+      String street, @Attribute(value = "town", aliases = "city") String town, Geo geo) {}
+
+  /** A position. */
+  record Geo(BigDecimal lat, BigDecimal lon) {}
+
+  @Test
+  void aTypedPutKeepsKeysOtherWritersAddedInsideNestedMaps() {
+    orders();
+    table(typedStore, TypedSchema.of(Parcel.class).spec());
+    TypedTable<Parcel> parcels = typedStore.table(Parcel.class);
+    Geo geo = new Geo(new BigDecimal("51.5"), new BigDecimal("-0.12"));
+    Parcel p = new Parcel("p1", new Address("1 Main St", "London", geo), null, 3);
+    parcels.put(p);
+    Key key = parcels.keyOf(p);
+    Map<String, AttributeValue> to = new LinkedHashMap<>();
+    to.put("street", AttributeValue.of("1 Main St"));
+    to.put("town", AttributeValue.of("London"));
+    to.put("city", AttributeValue.of("stale old name"));
+    to.put("zip", AttributeValue.of("N1 9GU"));
+    to.put(
+        "geo",
+        AttributeValue.map(
+            Map.of(
+                "lat", AttributeValue.of(new BigDecimal("51.5")),
+                "lon", AttributeValue.of(new BigDecimal("-0.12")),
+                "alt", AttributeValue.of(35))));
+    Map<String, AttributeValue> from = new LinkedHashMap<>();
+    from.put("street", AttributeValue.of("2 Bank St"));
+    from.put("vat", AttributeValue.of("GB123"));
+    parcels
+        .table()
+        .update(
+            key,
+            Update.builder()
+                .set("to", AttributeValue.map(to))
+                .set("from", AttributeValue.map(from))
+                .build());
+    Parcel read = parcels.get(key, ReadOptions.CONSISTENT).orElseThrow();
+    assertThat(read.to().geo()).isEqualTo(geo);
+    parcels.put(
+        new Parcel(
+            "p1",
+            new Address("9 Elm St", read.to().town(), new Geo(BigDecimal.ONE, BigDecimal.TEN)),
+            new Address("3 Bank St", null, null),
+            4));
+    Item raw = parcels.table().get(key, ReadOptions.CONSISTENT).orElseThrow();
+    Map<String, AttributeValue> storedTo = raw.getMap("to");
+    assertThat(storedTo.get("street")).isEqualTo(AttributeValue.of("9 Elm St"));
+    assertThat(storedTo.get("zip")).isEqualTo(AttributeValue.of("N1 9GU"));
+    assertThat(storedTo).doesNotContainKey("city");
+    Map<String, AttributeValue> storedGeo =
+        ((AttributeValue.MapValue) storedTo.get("geo")).values();
+    assertThat(storedGeo.get("lat")).isEqualTo(AttributeValue.of(1));
+    assertThat(storedGeo.get("alt")).isEqualTo(AttributeValue.of(35));
+    Map<String, AttributeValue> storedFrom = raw.getMap("from");
+    assertThat(storedFrom.get("street")).isEqualTo(AttributeValue.of("3 Bank St"));
+    assertThat(storedFrom.get("vat")).isEqualTo(AttributeValue.of("GB123"));
+    assertThat(raw.getLong("weight")).isEqualTo(4);
+    assertThat(parcels.get(key, ReadOptions.CONSISTENT).orElseThrow().to().town())
+        .isEqualTo("London");
+  }
+
   private static String flatten(java.util.Collection<AttributeValue> values) {
     StringBuilder sb = new StringBuilder();
     for (AttributeValue v : values) {
