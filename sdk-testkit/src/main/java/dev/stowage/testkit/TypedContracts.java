@@ -443,6 +443,66 @@ abstract class TypedContracts extends Contract {
         .isEqualTo("London");
   }
 
+  /** The first version of a person: a name, a nickname and a bio. */
+  record PersonV1(@PartitionKey String id, String name, String nickname, String bio) {}
+
+  /** Adds an age and an optional e-mail address. */
+  record PersonV2(
+      @PartitionKey String id,
+      String name,
+      String nickname,
+      String bio,
+      Integer age,
+      Optional<String> email) {}
+
+  /** Removes the nickname, renames "name" to "fullName" (reading the old name), compresses bio. */
+  record PersonV3(
+      @PartitionKey String id,
+      @Attribute(value = "fullName", aliases = "name") String name,
+      @Compressed String bio,
+      Integer age,
+      Optional<String> email) {}
+
+  private <T> TypedTable<T> person(Class<T> version) {
+    return typedStore.table(TypedSchema.builder(version).tableName("typedpeople").build());
+  }
+
+  @Test
+  void itemsOfEarlierVersionsOfAClassReadAfterEachEvolutionStep() {
+    orders();
+    table(typedStore, TypedSchema.builder(PersonV1.class).tableName("typedpeople").build().spec());
+    String bio = "Wrote the first program for the Analytical Engine. ".repeat(30);
+    person(PersonV1.class).put(new PersonV1("ada", "Ada", "ada", bio));
+
+    // Adding fields: the old item reads with them absent.
+    TypedTable<PersonV2> v2 = person(PersonV2.class);
+    assertThat(v2.get(v2.key("ada"), ReadOptions.CONSISTENT))
+        .contains(new PersonV2("ada", "Ada", "ada", bio, null, Optional.empty()));
+    v2.put(new PersonV2("grace", "Grace", "amazing grace", bio, 85, Optional.of("g@navy.mil")));
+
+    // Removing a field, renaming one with an alias, compressing one: old items of both earlier
+    // versions read; a put stores the new name, drops the old one, keeps the removed field's
+    // attribute (the class no longer maps it) and compresses the bio.
+    TypedTable<PersonV3> v3 = person(PersonV3.class);
+    assertThat(v3.get(v3.key("ada"), ReadOptions.CONSISTENT))
+        .contains(new PersonV3("ada", "Ada", bio, null, Optional.empty()));
+    assertThat(v3.get(v3.key("grace"), ReadOptions.CONSISTENT))
+        .contains(new PersonV3("grace", "Grace", bio, 85, Optional.of("g@navy.mil")));
+    v3.put(new PersonV3("ada", "Ada Lovelace", bio, 36, Optional.empty()));
+    Item raw = v3.table().get(v3.key("ada"), ReadOptions.CONSISTENT).orElseThrow();
+    assertThat(raw.getString("fullName")).isEqualTo("Ada Lovelace");
+    assertThat(raw.find("name")).isEmpty();
+    assertThat(raw.getString("nickname")).isEqualTo("ada");
+    assertThat(v3.get(v3.key("ada"), ReadOptions.CONSISTENT))
+        .contains(new PersonV3("ada", "Ada Lovelace", bio, 36, Optional.empty()));
+    var spec = v3.table().spec();
+    TableLayout layout =
+        new TableLayout(new TableRef(namespace, spec.name()), spec.keySchema(), List.of());
+    Item stored = driver().get(layout, v3.key("ada"), true).orElseThrow().item();
+    assertThat(stored.get("bio")).isInstanceOf(AttributeValue.BinaryValue.class);
+    assertThat(stored.getString("nickname")).isEqualTo("ada");
+  }
+
   private static String flatten(java.util.Collection<AttributeValue> values) {
     StringBuilder sb = new StringBuilder();
     for (AttributeValue v : values) {
