@@ -9,6 +9,9 @@ open module dev.stowage.testkit {
   requires transitive net.jqwik.api;
   requires org.opentest4j;
   requires org.assertj.core;
+  // WireFaults: a local HTTP proxy that answers with a backend's real error responses.
+  requires jdk.httpserver;
+  requires java.net.http;
 
   exports dev.stowage.testkit;
 }

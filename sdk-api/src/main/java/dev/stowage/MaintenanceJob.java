@@ -21,13 +21,23 @@ public interface MaintenanceJob extends Job<MaintenanceJob.Progress> {
    * Options for a maintenance job.
    *
    * @param maxItemsPerSecond items scanned per second at most, or 0 for no limit
-   * @param pageSize items read per page, 1 to 1000
+   * @param pageSize items read per page (per segment), 1 to 1000
    * @param dryRun count what would change without writing
    * @param onProgress called after every page, or null
+   * @param parallelism segments of the table walked at once, 1 to 256: with more than 1, and a
+   *     backend that scans in segments ({@link dev.stowage.spi.Capability#SEGMENTED_SCANS}), a new
+   *     job divides the table into that many segments and each step reads and rewrites one page of
+   *     every unfinished segment in parallel; its resume token carries every segment's checkpoint,
+   *     and a resumed job continues the segments of its token whatever this says (a token of a job
+   *     walking in one scan continues in one scan)
    */
   record Options(
-      double maxItemsPerSecond, int pageSize, boolean dryRun, Consumer<Progress> onProgress) {
-    /** No rate limit, pages of 100. */
+      double maxItemsPerSecond,
+      int pageSize,
+      boolean dryRun,
+      Consumer<Progress> onProgress,
+      int parallelism) {
+    /** No rate limit, pages of 100, one scan. */
     public static final Options DEFAULT = new Options(0, 100, false, null);
 
     public Options {
@@ -37,21 +47,36 @@ public interface MaintenanceJob extends Job<MaintenanceJob.Progress> {
       if (pageSize < 1 || pageSize > 1000) {
         throw new IllegalArgumentException("pageSize must be 1 to 1000");
       }
+      if (parallelism < 1 || parallelism > 256) {
+        throw new IllegalArgumentException("parallelism must be 1 to 256");
+      }
+    }
+
+    /** Options walking the table in one scan. */
+    public Options(
+        double maxItemsPerSecond, int pageSize, boolean dryRun, Consumer<Progress> onProgress) {
+      this(maxItemsPerSecond, pageSize, dryRun, onProgress, 1);
     }
 
     /** These options with a progress listener. */
     public Options withProgress(Consumer<Progress> listener) {
-      return new Options(maxItemsPerSecond, pageSize, dryRun, Objects.requireNonNull(listener));
+      return new Options(
+          maxItemsPerSecond, pageSize, dryRun, Objects.requireNonNull(listener), parallelism);
     }
 
     /** These options with a rate limit in items scanned per second. */
     public Options withRateLimit(double itemsPerSecond) {
-      return new Options(itemsPerSecond, pageSize, dryRun, onProgress);
+      return new Options(itemsPerSecond, pageSize, dryRun, onProgress, parallelism);
     }
 
     /** These options as a dry run. */
     public Options asDryRun() {
-      return new Options(maxItemsPerSecond, pageSize, true, onProgress);
+      return new Options(maxItemsPerSecond, pageSize, true, onProgress, parallelism);
+    }
+
+    /** These options walking {@code n} segments of the table at once (see the class). */
+    public Options withParallelism(int n) {
+      return new Options(maxItemsPerSecond, pageSize, dryRun, onProgress, n);
     }
   }
 

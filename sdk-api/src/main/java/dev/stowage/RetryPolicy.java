@@ -112,7 +112,7 @@ public record RetryPolicy(int maxAttempts, Duration baseDelay, Duration maxDelay
     String message = last.getMessage() + " (gave up " + effort(attempts, nanos) + ")";
     StowageException out;
     if (last instanceof ThrottledException t) {
-      out = new ThrottledException(message, t.retryAfter().orElse(null), t.getCause());
+      out = new ThrottledException(message, t.retryAfter().orElse(null), t.details(), t.getCause());
     } else if (last instanceof UnavailableException) {
       out = new UnavailableException(message, last.getCause());
     } else if (last instanceof ConflictException) {

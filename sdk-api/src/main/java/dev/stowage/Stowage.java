@@ -7,6 +7,7 @@ import dev.stowage.internal.CursorKeys;
 import dev.stowage.internal.Metrics;
 import dev.stowage.internal.ObservedBlobStore;
 import dev.stowage.internal.ObservedDriver;
+import dev.stowage.internal.OperationCounters;
 import dev.stowage.internal.StowageAccess;
 import dev.stowage.internal.StowageCore;
 import dev.stowage.internal.usage.UsageDriver;
@@ -15,7 +16,10 @@ import dev.stowage.overflow.BlobStore;
 import dev.stowage.spi.StorageDriver;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -150,10 +154,47 @@ public final class Stowage implements AutoCloseable {
         m.casRetries(),
         m.requestIdsForgotten(),
         m.staleIndexHits(),
-        m.tables().stream().map(Stowage::snapshot).toList());
+        m.tables().stream().map(Stowage::snapshot).toList(),
+        m.retries(),
+        byReason(m::throttledRequests));
+  }
+
+  private static Map<ThrottledException.Reason, Long> byReason(
+      java.util.function.ToLongFunction<ThrottledException.Reason> count) {
+    Map<ThrottledException.Reason, Long> out = new EnumMap<>(ThrottledException.Reason.class);
+    for (ThrottledException.Reason r : ThrottledException.Reason.values()) {
+      out.put(r, count.applyAsLong(r));
+    }
+    return out;
   }
 
   private static StowageMetrics.TableMetrics snapshot(Metrics.TableCounters c) {
+    List<StowageMetrics.OperationMetrics> ops = new ArrayList<>();
+    for (OperationCounters o : c.operations()) {
+      if (o.requests() == 0) {
+        continue;
+      }
+      ops.add(
+          new StowageMetrics.OperationMetrics(
+              o.op().tag(),
+              o.index(),
+              o.requests(),
+              o.throttled(),
+              o.conflicts(),
+              o.conditionFailures(),
+              o.errors(),
+              o.itemsRead(),
+              o.itemsWritten(),
+              o.bytesRead(),
+              o.bytesWritten(),
+              Duration.ofNanos(o.nanos())));
+    }
+    List<StowageMetrics.CapacityMetrics> capacity = new ArrayList<>();
+    c.capacity()
+        .forEach(
+            (index, u) ->
+                capacity.add(new StowageMetrics.CapacityMetrics(index, u[0], u[1], u[2])));
+    var limiter = c.limiter();
     return new StowageMetrics.TableMetrics(
         c.table().namespace(),
         c.table().table(),
@@ -163,7 +204,12 @@ public final class Stowage implements AutoCloseable {
         c.overflowBytesRead(),
         c.compressedValues(),
         c.bytesBeforeCompression(),
-        c.bytesAfterCompression());
+        c.bytesAfterCompression(),
+        ops,
+        capacity,
+        c.retries(),
+        byReason(c::throttled),
+        limiter == null ? Double.POSITIVE_INFINITY : limiter.rate());
   }
 
   /**
@@ -210,6 +256,8 @@ public final class Stowage implements AutoCloseable {
     Clock clock = Clock.systemUTC();
     RequestListener requestListener;
     dev.stowage.usage.UsageTracking usageTracking;
+    boolean tableMetrics = true;
+    boolean adaptiveRateLimiting;
 
     private Builder(StorageDriver driver) {
       this.driver = Objects.requireNonNull(driver, "driver");
@@ -308,6 +356,33 @@ public final class Stowage implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Whether to count every request per table, operation and index (requests by outcome, items,
+     * bytes, time) and the billable units the backend reports ({@link
+     * StowageMetrics.TableMetrics}); default on. Off, only the store-wide counters and overflow and
+     * compression per table are kept, and the DynamoDB driver asks for the total consumed capacity
+     * only, never the per-index breakdown. Counting costs a few striped counter increments per
+     * request (docs/metrics.md).
+     */
+    public Builder tableMetrics(boolean enabled) {
+      this.tableMetrics = enabled;
+      return this;
+    }
+
+    /**
+     * Client-side adaptive rate limiting per table; default off. When on, each table has a token
+     * bucket that lets everything through until the backend first throttles a request of that
+     * table; from then on its rate drops on every throttle (to 70% of the rate measured) and grows
+     * back along a cubic curve while requests succeed, as the AWS SDK's adaptive retry mode does. A
+     * burst the backend refuses thus slows down instead of turning into a retry storm; callers wait
+     * for their token on their own thread. The current rate of each table shows in {@link
+     * StowageMetrics.TableMetrics#rateLimit()}.
+     */
+    public Builder adaptiveRateLimiting(boolean enabled) {
+      this.adaptiveRateLimiting = enabled;
+      return this;
+    }
+
     /** Builds the store. @throws IllegalArgumentException on an invalid namespace */
     public Stowage build() {
       StorageDriver d = driver;
@@ -332,7 +407,9 @@ public final class Stowage implements AutoCloseable {
               cursorTtl,
               namespace,
               retryPolicy,
-              clock),
+              clock,
+              tableMetrics,
+              adaptiveRateLimiting),
           usage);
     }
   }

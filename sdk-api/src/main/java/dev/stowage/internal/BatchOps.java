@@ -70,7 +70,7 @@ final class BatchOps {
         List<Key> ask = pending;
         t.shared.metrics.reads.increment();
         BatchGetResult r =
-            t.shared.retrier.call(() -> t.shared.driver.batchGet(t.layout, ask, consistent));
+            t.retrier.call(() -> t.shared.driver.batchGet(t.layout, ask, consistent));
         for (StoredItem s : r.items()) {
           found.put(t.spec.keySchema().keyOf(s.item()), s);
         }
@@ -127,8 +127,7 @@ final class BatchOps {
       for (int attempt = 1; !pending.isEmpty(); attempt++) {
         List<WriteOp> send = pending;
         t.shared.metrics.writes.increment();
-        BatchWriteResult r =
-            t.shared.retrier.call(() -> t.shared.driver.batchWrite(t.layout, send));
+        BatchWriteResult r = t.retrier.call(() -> t.shared.driver.batchWrite(t.layout, send));
         pending = r.unprocessed();
         backoffIfPending(pending.size(), attempt, "batch write");
       }
@@ -146,6 +145,8 @@ final class BatchOps {
               null);
       throw e;
     }
+    // Unprocessed entries are the backend's throttling of a batch: count the resend as a retry.
+    t.retrier.unprocessed();
     Retrier.sleep(t.shared.retrier.policy().delayBefore(attempt, null));
   }
 }

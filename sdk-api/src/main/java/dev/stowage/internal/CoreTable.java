@@ -55,6 +55,10 @@ final class CoreTable implements Table {
   final StoredForm form;
   final KeyRules keyRules;
   final OverflowWrites overflowWrites;
+  final Metrics.TableCounters counters;
+
+  /** The store's retry policy for this table's requests: counts and paces them per table. */
+  final Retrier retrier;
 
   CoreTable(StowageCore.Shared shared, TableRef ref, TableSpec spec, TableLayout layout) {
     this.shared = shared;
@@ -66,6 +70,8 @@ final class CoreTable implements Table {
             spec, shared.codecs, shared.driver.limits(layout), shared.metrics.table(ref));
     this.keyRules = new KeyRules(spec.keySchema(), shared.driver.limits(layout));
     this.overflowWrites = new OverflowWrites(this);
+    this.counters = shared.metrics.table(ref);
+    this.retrier = shared.retrier.forTable(counters);
   }
 
   @Override
@@ -112,7 +118,7 @@ final class CoreTable implements Table {
 
   Optional<StoredItem> driverGet(Key key, boolean consistent) {
     shared.metrics.reads.increment();
-    return shared.retrier.call(() -> shared.driver.get(layout, key, consistent));
+    return retrier.call(() -> shared.driver.get(layout, key, consistent));
   }
 
   Item project(Item item, Set<String> projection) {
@@ -247,7 +253,7 @@ final class CoreTable implements Table {
     try {
       shared.metrics.writes.increment();
       result =
-          shared.retrier.call(
+          retrier.call(
               () -> {
                 try {
                   return shared.driver.put(
@@ -283,8 +289,7 @@ final class CoreTable implements Table {
     ConditionEvaluator.validate(options.condition(), spec, "a condition");
     if (options.condition() == null) {
       shared.metrics.writes.increment();
-      WriteResult r =
-          shared.retrier.call(() -> shared.driver.delete(layout, key, Expectation.ANY, true));
+      WriteResult r = retrier.call(() -> shared.driver.delete(layout, key, Expectation.ANY, true));
       r.previous().ifPresent(p -> overflowWrites.release(p.item()));
       return r.previous().isPresent();
     }
@@ -314,9 +319,8 @@ final class CoreTable implements Table {
         shared.metrics.writes.increment();
         StoredItem s =
             repeatable
-                ? shared.retrier.call(
-                    () -> shared.driver.updateNative(layout, key, update, condition))
-                : shared.retrier.callUnlessAmbiguous(
+                ? retrier.call(() -> shared.driver.updateNative(layout, key, update, condition))
+                : retrier.callUnlessAmbiguous(
                     () -> shared.driver.updateNative(layout, key, update, condition));
         return new UpdateResult(form.decode(s.item(), key, null), true, null);
       } catch (Retrier.AmbiguousWrite e) {
@@ -515,8 +519,7 @@ final class CoreTable implements Table {
             return;
           }
           shared.metrics.writes.increment();
-          shared.retrier.callUnlessAmbiguous(
-              () -> shared.driver.delete(layout, key, expect, false));
+          retrier.callUnlessAmbiguous(() -> shared.driver.delete(layout, key, expect, false));
         } else {
           List<String> remembered = StoredForm.remember(ids, requestId, spec.idempotencyWindow());
           outcome.forgotten = StoredForm.forgotten(ids, remembered);
@@ -529,7 +532,7 @@ final class CoreTable implements Table {
                   form.encode(next, key, remembered, writeId, change != REWRITE));
           try {
             shared.metrics.writes.increment();
-            shared.retrier.callUnlessAmbiguous(
+            retrier.callUnlessAmbiguous(
                 () -> shared.driver.put(layout, prepared.item(), expect, false));
           } catch (StowageException e) {
             // Certainly not written (a lost response is an AmbiguousWrite and keeps the blob).
@@ -731,7 +734,7 @@ final class CoreTable implements Table {
    * the driver scans in segments, else in scan order.
    */
   Stream<Item> storedItems() {
-    return SegmentedReader.items(shared.driver, layout, shared.retrier, SWEEP_READERS)
+    return SegmentedReader.items(shared.driver, layout, retrier, SWEEP_READERS)
         .map(StoredItem::item);
   }
 

@@ -28,11 +28,21 @@ final class CursorCodec {
   /** The version written for maintenance-job tokens: version 2 followed by the job's findings. */
   static final int MAINTENANCE_VERSION = 3;
 
+  /**
+   * The version written for maintenance-job tokens of a segmented walk: version 3 followed by the
+   * number of segments and, for each, its bounds, a state byte (0 at its start, 1 at a checkpoint,
+   * 2 done) and the checkpoint when the state is 1.
+   */
+  static final int SEGMENTED_VERSION = 4;
+
   private CursorCodec() {}
 
   static byte[] write(CursorState s) {
     ValueWire.Writer w = new ValueWire.Writer();
-    w.u8(s.isMaintenance() ? MAINTENANCE_VERSION : VERSION)
+    w.u8(
+            s.segments() != null
+                ? SEGMENTED_VERSION
+                : s.isMaintenance() ? MAINTENANCE_VERSION : VERSION)
         .string(s.namespace())
         .string(s.table())
         .varint(s.expiresAtMillis());
@@ -62,13 +72,26 @@ final class CursorCodec {
       CursorState.Findings f = s.findings();
       w.varint(f.stale()).varint(f.missing()).varint(f.skipped());
     }
+    if (s.segments() != null) {
+      w.varint(s.segments().size());
+      for (CursorState.SegmentMark m : s.segments()) {
+        w.string(m.bounds());
+        if (m.done()) {
+          w.u8(2);
+        } else if (m.checkpoint() == null) {
+          w.u8(0);
+        } else {
+          w.u8(1).string(m.checkpoint());
+        }
+      }
+    }
     return w.toByteArray();
   }
 
   static CursorState read(byte[] bytes) {
     ValueWire.Reader r = new ValueWire.Reader(bytes, 0, bytes.length);
     int version = r.u8();
-    if (version < 1 || version > MAINTENANCE_VERSION) {
+    if (version < 1 || version > SEGMENTED_VERSION) {
       throw new ValueWire.MalformedException("unknown cursor version " + version);
     }
     String ns = r.string();
@@ -106,11 +129,44 @@ final class CursorCodec {
     if (version >= MAINTENANCE_VERSION) {
       findings = new CursorState.Findings(r.varint(), r.varint(), r.varint());
     }
+    List<CursorState.SegmentMark> segments = null;
+    if (version >= SEGMENTED_VERSION) {
+      long count = r.varint();
+      if (count < 1 || count > dev.stowage.spi.ScanSegment.MAX_TOTAL) {
+        throw new ValueWire.MalformedException("bad segment count " + count);
+      }
+      segments = new java.util.ArrayList<>();
+      for (long i = 0; i < count; i++) {
+        String bounds = r.string();
+        int st = r.u8();
+        segments.add(
+            switch (st) {
+              case 0 -> new CursorState.SegmentMark(bounds, null, false);
+              case 1 -> new CursorState.SegmentMark(bounds, r.string(), false);
+              case 2 -> new CursorState.SegmentMark(bounds, null, true);
+              default -> throw new ValueWire.MalformedException("bad segment state " + st);
+            });
+      }
+    }
     if (!r.atEnd()) {
       throw new ValueWire.MalformedException("trailing cursor bytes");
     }
     return new CursorState(
-        ns, table, expires, q, sc, after, anchor, inclusive, m, d, b, job, fingerprint, findings);
+        ns,
+        table,
+        expires,
+        q,
+        sc,
+        after,
+        anchor,
+        inclusive,
+        m,
+        d,
+        b,
+        job,
+        fingerprint,
+        findings,
+        segments);
   }
 
   private static void optional(ValueWire.Writer w, AttributeValue v) {

@@ -3,6 +3,7 @@ package dev.stowage.internal;
 import dev.stowage.query.Query;
 import dev.stowage.query.Scan;
 import dev.stowage.spi.Position;
+import java.util.List;
 
 /**
  * What a sealed cursor carries: the whole original request, where to continue, and the bookkeeping
@@ -25,6 +26,9 @@ import dev.stowage.spi.Position;
  *     query started ({@link IndexValues#fingerprint}); null for primary-key queries and scans
  * @param findings maintenance jobs: the stale and missing index values found and the items skipped
  *     so far; {@link Findings#NONE} for other tokens
+ * @param segments maintenance jobs walking the table in parallel segments: where each segment of
+ *     the plan stands, in segment order; null for a job walking it in one scan (then {@code anchor}
+ *     is where it stands) and for other tokens
  */
 public record CursorState(
     String namespace,
@@ -40,7 +44,8 @@ public record CursorState(
     long blobsDeleted,
     int job,
     Integer indexFingerprint,
-    Findings findings) {
+    Findings findings,
+    List<SegmentMark> segments) {
   /** A page cursor. */
   public static final int PAGE = 0;
 
@@ -68,10 +73,78 @@ public record CursorState(
     public static final Findings NONE = new Findings(0, 0, 0);
   }
 
+  /**
+   * Where one segment of a segmented walk stands.
+   *
+   * @param bounds the segment's {@link dev.stowage.spi.ScanSegment#bounds()}
+   * @param checkpoint its last page's checkpoint, or null at its start or when done
+   * @param done true once the segment has been walked
+   */
+  public record SegmentMark(String bounds, String checkpoint, boolean done) {
+    public SegmentMark {
+      java.util.Objects.requireNonNull(bounds, "bounds");
+    }
+  }
+
   public CursorState {
     if (findings == null) {
       findings = Findings.NONE;
     }
+    segments = segments == null ? null : List.copyOf(segments);
+  }
+
+  /** A state of a job that is not segmented. */
+  public CursorState(
+      String namespace,
+      String table,
+      long expiresAtMillis,
+      Query query,
+      Scan scan,
+      boolean towardAfter,
+      Position anchor,
+      boolean anchorInclusive,
+      long matched,
+      long deleted,
+      long blobsDeleted,
+      int job,
+      Integer indexFingerprint,
+      Findings findings) {
+    this(
+        namespace,
+        table,
+        expiresAtMillis,
+        query,
+        scan,
+        towardAfter,
+        anchor,
+        anchorInclusive,
+        matched,
+        deleted,
+        blobsDeleted,
+        job,
+        indexFingerprint,
+        findings,
+        null);
+  }
+
+  /** This state with the segments of a segmented walk. */
+  public CursorState withSegments(List<SegmentMark> marks) {
+    return new CursorState(
+        namespace,
+        table,
+        expiresAtMillis,
+        query,
+        scan,
+        towardAfter,
+        anchor,
+        anchorInclusive,
+        matched,
+        deleted,
+        blobsDeleted,
+        job,
+        indexFingerprint,
+        findings,
+        marks);
   }
 
   /** A state without maintenance-job findings. */
@@ -127,7 +200,8 @@ public record CursorState(
         blobsDeleted,
         job,
         indexFingerprint,
-        f);
+        f,
+        segments);
   }
 
   /** This state with another anchor and direction. */
@@ -146,7 +220,8 @@ public record CursorState(
         blobsDeleted,
         job,
         indexFingerprint,
-        findings);
+        findings,
+        segments);
   }
 
   /** This state with delete-job counters. */
@@ -165,7 +240,8 @@ public record CursorState(
         b,
         job,
         indexFingerprint,
-        findings);
+        findings,
+        segments);
   }
 
   /** This state as a token of another job. */
@@ -184,7 +260,8 @@ public record CursorState(
         blobsDeleted,
         kind,
         indexFingerprint,
-        findings);
+        findings,
+        segments);
   }
 
   /** This state with a new expiry. */
@@ -203,6 +280,7 @@ public record CursorState(
         blobsDeleted,
         job,
         indexFingerprint,
-        findings);
+        findings,
+        segments);
   }
 }

@@ -20,6 +20,12 @@ public final class ItemAccess {
 
     /** An item that takes over a map already in name order whose names are valid. */
     Item ofOrdered(LinkedHashMap<String, AttributeValue> attributes);
+
+    /** An item over arrays of distinct, valid names in name order, taken over as they are. */
+    Item ofSorted(String[] names, AttributeValue[] values, int size);
+
+    /** An item in stored form over arrays in any order, taken over and sorted in place. */
+    Item ofStored(String[] names, AttributeValue[] values, int size);
   }
 
   private static Accessor accessor;
@@ -59,5 +65,24 @@ public final class ItemAccess {
    */
   public static Item ofOrdered(LinkedHashMap<String, AttributeValue> attributes) {
     return accessor.ofOrdered(attributes);
+  }
+
+  /**
+   * An item over the first {@code size} entries of two arrays, without a copy: names distinct,
+   * valid and in name order (UTF-8), values non-null. The caller hands the arrays over and never
+   * changes them again.
+   */
+  public static Item ofSorted(String[] names, AttributeValue[] values, int size) {
+    return accessor.ofSorted(names, values, size);
+  }
+
+  /**
+   * An item in stored form over the first {@code size} entries of two arrays in any order, taken
+   * over without a copy (and sorted in place): names distinct, checked for syntax here.
+   *
+   * @throws IllegalArgumentException on an empty, overlong or malformed name
+   */
+  public static Item ofStored(String[] names, AttributeValue[] values, int size) {
+    return accessor.ofStored(names, values, size);
   }
 }

@@ -608,7 +608,7 @@ final class Pager {
 
   private QueryResult driverQuery(DriverQuery dq) {
     t.shared.metrics.queries.increment();
-    return t.shared.retrier.call(() -> t.shared.driver.query(t.layout, dq));
+    return t.retrier.call(() -> t.shared.driver.query(t.layout, dq));
   }
 
   /** The stored sort value of an index hit, or null if it has none. */
@@ -750,7 +750,7 @@ final class Pager {
       int ask = Math.min(1000, Math.max(want - items.size(), scan.filter() != null ? 100 : 1));
       DriverScan ds = new DriverScan(ask, cursor, scan.consistentRead());
       t.shared.metrics.queries.increment();
-      QueryResult r = t.shared.retrier.call(() -> t.shared.driver.scan(t.layout, ds));
+      QueryResult r = t.retrier.call(() -> t.shared.driver.scan(t.layout, ds));
       more = r.more() && !r.items().isEmpty();
       List<Item> restored = restoreAll(r.items(), needed);
       for (int i = 0; i < r.items().size() && items.size() < want; i++) {

@@ -10,11 +10,25 @@ import java.util.function.Supplier;
 public final class Retrier {
   private final RetryPolicy policy;
   private final Metrics metrics;
+  private final Metrics.TableCounters table;
 
   /** A retrier for one policy. */
   public Retrier(RetryPolicy policy, Metrics metrics) {
+    this(policy, metrics, null);
+  }
+
+  private Retrier(RetryPolicy policy, Metrics metrics, Metrics.TableCounters table) {
     this.policy = policy;
     this.metrics = metrics;
+    this.table = table;
+  }
+
+  /**
+   * The same policy for the requests of one table: counts its retries and throttles per table too,
+   * and paces every attempt through the table's adaptive rate limiter when it has one.
+   */
+  public Retrier forTable(Metrics.TableCounters counters) {
+    return new Retrier(policy, metrics, counters);
   }
 
   /** The policy. */
@@ -27,17 +41,59 @@ public final class Retrier {
     return metrics;
   }
 
-  /** Runs {@code call} under the policy, counting throttled attempts. */
+  /**
+   * Runs {@code call} under the policy, counting throttled attempts and retries; for a table with
+   * an adaptive rate limiter, each attempt first waits for a token and its outcome adjusts the
+   * rate.
+   */
   public <T> T call(Supplier<T> call) {
+    Metrics.TableCounters t = table;
+    AdaptiveRateLimiter limiter = t == null ? null : t.limiter();
+    int[] attempts = {0};
     return policy.call(
         () -> {
+          if (attempts[0]++ > 0) {
+            metrics.retries.increment();
+            if (t != null) {
+              t.retried();
+            }
+          }
+          if (limiter != null) {
+            limiter.acquire();
+          }
+          T result;
           try {
-            return call.get();
+            result = call.get();
           } catch (ThrottledException e) {
-            metrics.throttled();
+            metrics.throttled(e);
+            if (t != null) {
+              t.throttled(e);
+            }
+            if (limiter != null) {
+              limiter.onThrottle();
+            }
             throw e;
           }
+          if (limiter != null) {
+            limiter.onSuccess();
+          }
+          return result;
         });
+  }
+
+  /**
+   * A batch came back with entries unprocessed (the backend's throttling of a batch) and they are
+   * about to be resent: counts a retry and slows the table's rate limiter down.
+   */
+  void unprocessed() {
+    metrics.retries.increment();
+    if (table != null) {
+      table.retried();
+      AdaptiveRateLimiter limiter = table.limiter();
+      if (limiter != null) {
+        limiter.onThrottle();
+      }
+    }
   }
 
   /**

@@ -36,6 +36,10 @@ public final class StowageCore {
     final Clock clock;
     final Metrics metrics = new Metrics();
     final Map<TableRef, TableSpec> ensured = new ConcurrentHashMap<>();
+    final boolean adaptiveRateLimiting;
+
+    /** The driver as the store was given it (with its request listener), for tools. */
+    final StorageDriver unmetered;
 
     Shared(
         StorageDriver driver,
@@ -44,7 +48,16 @@ public final class StowageCore {
         CursorKeys cursorKeys,
         Duration cursorTtl,
         RetryPolicy retryPolicy,
-        Clock clock) {
+        Clock clock,
+        boolean tableMetrics,
+        boolean adaptiveRateLimiting) {
+      this.unmetered = driver;
+      if (tableMetrics) {
+        // Billable units reported by the driver land in the table's counters.
+        driver.capacityListener((t, index, r, w, d) -> metrics.table(t).consumed(index, r, w, d));
+        driver = new MeteredDriver(driver, metrics);
+      }
+      this.adaptiveRateLimiting = adaptiveRateLimiting;
       this.driver = driver;
       this.blobStore = blobStore;
       this.retrier = new Retrier(retryPolicy, metrics);
@@ -77,9 +90,20 @@ public final class StowageCore {
       Duration cursorTtl,
       String namespace,
       RetryPolicy retryPolicy,
-      Clock clock) {
+      Clock clock,
+      boolean tableMetrics,
+      boolean adaptiveRateLimiting) {
     return new StowageCore(
-        new Shared(driver, blobStore, codecs, cursorKeys, cursorTtl, retryPolicy, clock),
+        new Shared(
+            driver,
+            blobStore,
+            codecs,
+            cursorKeys,
+            cursorTtl,
+            retryPolicy,
+            clock,
+            tableMetrics,
+            adaptiveRateLimiting),
         namespace);
   }
 
@@ -88,9 +112,12 @@ public final class StowageCore {
     return namespace;
   }
 
-  /** The driver. */
+  /**
+   * The driver as the store was built over it (wrapped for its request listener, if any), without
+   * the per-table metering: what tools call directly is not the application's traffic.
+   */
   public StorageDriver driver() {
-    return shared.driver;
+    return shared.unmetered;
   }
 
   /** The store's counters. */
@@ -118,7 +145,10 @@ public final class StowageCore {
     TableLayout layout = layout(ref, spec);
     requireNativeIndexes(spec, layout);
     // Every opened table shows in the metrics, with zeros until it overflows or compresses.
-    shared.metrics.table(ref);
+    Metrics.TableCounters counters = shared.metrics.table(ref);
+    if (shared.adaptiveRateLimiting) {
+      counters.ensureLimiter();
+    }
     // A spec already checked (or created) on this store needs no further request.
     if (!spec.equals(shared.ensured.get(ref))) {
       if (create) {

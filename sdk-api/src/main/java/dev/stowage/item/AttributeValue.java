@@ -169,6 +169,24 @@ public sealed interface AttributeValue
     }
 
     private static BigDecimal normalize(BigDecimal v) {
+      // The common case, a whole number of up to 18 digits, is normalised on its long value:
+      // longValue() of such a value reads its compact form without arithmetic, and stripping
+      // its trailing zeros is a few divisions of a long.
+      if (v.scale() == 0 && v.precision() <= 18) {
+        long l = v.longValue();
+        if (l % 10 != 0) {
+          return v;
+        }
+        if (l == 0) {
+          return BigDecimal.ZERO;
+        }
+        int zeros = 0;
+        do {
+          l /= 10;
+          zeros++;
+        } while (l % 10 == 0);
+        return BigDecimal.valueOf(l, -zeros);
+      }
       if (v.signum() == 0) {
         return BigDecimal.ZERO;
       }

@@ -45,6 +45,16 @@ public final class Item {
           public Item ofOrdered(LinkedHashMap<String, AttributeValue> attributes) {
             return new Item(Collections.unmodifiableMap(attributes));
           }
+
+          @Override
+          public Item ofSorted(String[] names, AttributeValue[] values, int size) {
+            return new Item(new SortedAttributes(names, values, size));
+          }
+
+          @Override
+          public Item ofStored(String[] names, AttributeValue[] values, int size) {
+            return ofStoredArrays(names, values, size);
+          }
         });
   }
 
@@ -79,34 +89,32 @@ public final class Item {
    * An item that may hold reserved attribute names, for Stowage's core and drivers only: reached
    * through {@link dev.stowage.internal.ItemAccess}, never from application code.
    */
-  @SuppressWarnings("unchecked")
   private static Item ofStored(Map<String, ? extends AttributeValue> attributes) {
-    // One map, built once in name order: drivers and the core mostly hand over attributes that are
-    // already in order (or nearly), which costs one comparison per name to confirm.
-    Map.Entry<String, AttributeValue>[] entries = new Map.Entry[attributes.size()];
-    int n = 0;
-    boolean ordered = true;
+    // Two arrays sorted once: drivers and the core mostly hand over attributes that are already in
+    // order (or nearly), which costs one comparison per name to confirm.
+    int n = attributes.size();
+    String[] names = new String[n];
+    AttributeValue[] values = new AttributeValue[n];
+    int i = 0;
     for (Map.Entry<String, ? extends AttributeValue> e : attributes.entrySet()) {
       String k = AttributeNames.validateSyntax(e.getKey());
-      entries[n] = Map.entry(k, Objects.requireNonNull(e.getValue(), k));
-      if (n > 0 && ordered && Utf8Order.compare(entries[n - 1].getKey(), k) > 0) {
-        ordered = false;
-      }
-      n++;
+      names[i] = k;
+      values[i] = Objects.requireNonNull(e.getValue(), k);
+      i++;
     }
-    if (!ordered) {
-      java.util.Arrays.sort(entries, 0, n, Map.Entry.comparingByKey(Utf8Order.COMPARATOR));
-    }
-    LinkedHashMap<String, AttributeValue> out = new LinkedHashMap<>(capacity(n));
-    for (int i = 0; i < n; i++) {
-      out.put(entries[i].getKey(), entries[i].getValue());
-    }
-    return new Item(Collections.unmodifiableMap(out));
+    return new Item(SortedAttributes.sorting(names, values, i));
   }
 
-  /** A hash map capacity that holds {@code n} entries without resizing. */
-  private static int capacity(int n) {
-    return n < 3 ? n + 1 : (int) (n / 0.75f) + 1;
+  /**
+   * An item in stored form over arrays handed over (not copied) in any order: names distinct and
+   * checked for syntax here, values non-null.
+   */
+  private static Item ofStoredArrays(String[] names, AttributeValue[] values, int n) {
+    for (int i = 0; i < n; i++) {
+      AttributeNames.validateSyntax(names[i]);
+      Objects.requireNonNull(values[i], names[i]);
+    }
+    return new Item(SortedAttributes.sorting(names, values, n));
   }
 
   /** All attributes, in name order; unmodifiable. */
@@ -281,9 +289,15 @@ public final class Item {
 
     /** The item. The builder may be reused. */
     public Item build() {
-      LinkedHashMap<String, AttributeValue> out = new LinkedHashMap<>(capacity(attributes.size()));
-      out.putAll(attributes);
-      return new Item(Collections.unmodifiableMap(out));
+      int n = attributes.size();
+      String[] names = new String[n];
+      AttributeValue[] values = new AttributeValue[n];
+      int i = 0;
+      for (Map.Entry<String, AttributeValue> e : attributes.entrySet()) {
+        names[i] = e.getKey();
+        values[i++] = e.getValue();
+      }
+      return new Item(new SortedAttributes(names, values, n));
     }
   }
 }

@@ -3,10 +3,13 @@ package dev.stowage.micrometer;
 import dev.stowage.RequestListener;
 import dev.stowage.Stowage;
 import dev.stowage.StowageMetrics;
+import dev.stowage.ThrottledException;
 import dev.stowage.internal.Metrics;
+import dev.stowage.internal.OperationCounters;
 import dev.stowage.internal.StowageAccess;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -126,6 +129,19 @@ public final class MicrometerMetrics implements RequestListener {
    *       stage=before|after}: the serialised values of compressed attributes and the same values
    *       as stored) and the gauge {@code stowage.compression.ratio} (before / after; NaN until a
    *       value of a compressed attribute is written). See {@link StowageMetrics.TableMetrics}.
+   *   <li>per table, operation and index (tagged {@code backend}, {@code namespace}, {@code table},
+   *       {@code operation}, {@code index}; "" for the table itself; registered when the operation
+   *       first counts a request): {@code stowage.table.requests}, a function timer (count and
+   *       total time), {@code stowage.table.failures} tagged {@code outcome=throttled|conflict|
+   *       condition_failed|error}, {@code stowage.table.items} and {@code stowage.table.bytes}
+   *       tagged {@code direction=read|written};
+   *   <li>per table: {@code stowage.table.throttled} tagged {@code reason} ({@link
+   *       ThrottledException.Reason#tag()}), {@code stowage.table.retries}, the gauge {@code
+   *       stowage.table.rate.limit} (requests per second; infinite while not limiting) and {@code
+   *       stowage.table.capacity} tagged {@code index} and {@code kind=read|write|delete}: the
+   *       billable units the backend reports (see {@link StowageMetrics.CapacityMetrics});
+   *   <li>for the store, {@code stowage.throttled.reason} tagged {@code reason} and {@code
+   *       stowage.retries}.
    * </ul>
    */
   public static void bind(Stowage store, MeterRegistry registry) {
@@ -153,7 +169,89 @@ public final class MicrometerMetrics implements RequestListener {
         .tag("backend", backend)
         .description("index query hits left out because the item no longer matches")
         .register(registry);
-    StowageAccess.metrics(store).onTable(t -> bindTable(t, backend, registry));
+    Metrics metrics = StowageAccess.metrics(store);
+    for (ThrottledException.Reason r : ThrottledException.Reason.values()) {
+      FunctionCounter.builder("stowage.throttled.reason", metrics, x -> x.throttledRequests(r))
+          .tags("backend", backend, "reason", r.tag())
+          .description("throttled requests by the reason the backend gave")
+          .register(registry);
+    }
+    FunctionCounter.builder("stowage.retries", metrics, Metrics::retries)
+        .tag("backend", backend)
+        .description("attempts repeated after a retryable failure")
+        .register(registry);
+    metrics.onTable(t -> bindTable(t, backend, registry));
+    metrics.onOperation(o -> bindOperation(o, backend, registry));
+    metrics.onCapacity((t, index) -> bindCapacity(t, index, backend, registry));
+  }
+
+  private static void bindOperation(OperationCounters o, String backend, MeterRegistry registry) {
+    Tags tags =
+        Tags.of(
+            "backend", backend,
+            "namespace", o.table().table().namespace(),
+            "table", o.table().table().table(),
+            "operation", o.op().tag(),
+            "index", o.index());
+    FunctionTimer.builder(
+            "stowage.table.requests",
+            o,
+            OperationCounters::requests,
+            OperationCounters::nanos,
+            java.util.concurrent.TimeUnit.NANOSECONDS)
+        .tags(tags)
+        .description("requests to the backend per table, operation and index, with total time")
+        .register(registry);
+    FunctionCounter.builder("stowage.table.failures", o, OperationCounters::throttled)
+        .tags(tags.and("outcome", "throttled"))
+        .register(registry);
+    FunctionCounter.builder("stowage.table.failures", o, OperationCounters::conflicts)
+        .tags(tags.and("outcome", "conflict"))
+        .register(registry);
+    FunctionCounter.builder("stowage.table.failures", o, OperationCounters::conditionFailures)
+        .tags(tags.and("outcome", "condition_failed"))
+        .register(registry);
+    FunctionCounter.builder("stowage.table.failures", o, OperationCounters::errors)
+        .tags(tags.and("outcome", "error"))
+        .register(registry);
+    FunctionCounter.builder("stowage.table.items", o, OperationCounters::itemsRead)
+        .tags(tags.and("direction", "read"))
+        .register(registry);
+    FunctionCounter.builder("stowage.table.items", o, OperationCounters::itemsWritten)
+        .tags(tags.and("direction", "written"))
+        .register(registry);
+    FunctionCounter.builder("stowage.table.bytes", o, OperationCounters::bytesRead)
+        .tags(tags.and("direction", "read"))
+        .baseUnit("bytes")
+        .register(registry);
+    FunctionCounter.builder("stowage.table.bytes", o, OperationCounters::bytesWritten)
+        .tags(tags.and("direction", "written"))
+        .baseUnit("bytes")
+        .register(registry);
+  }
+
+  private static void bindCapacity(
+      Metrics.TableCounters t, String index, String backend, MeterRegistry registry) {
+    Tags tags =
+        Tags.of(
+            "backend",
+            backend,
+            "namespace",
+            t.table().namespace(),
+            "table",
+            t.table().table(),
+            "index",
+            index);
+    String[] kinds = {"read", "write", "delete"};
+    for (int i = 0; i < kinds.length; i++) {
+      int k = i;
+      FunctionCounter.builder("stowage.table.capacity", t, x -> x.capacity(index)[k])
+          .tags(tags.and("kind", kinds[k]))
+          .description(
+              "billable units the backend reports (capacity units, entity operations,"
+                  + " transactions)")
+          .register(registry);
+    }
   }
 
   private static void bindTable(
@@ -194,6 +292,22 @@ public final class MicrometerMetrics implements RequestListener {
         .tags(tags.and("stage", "after"))
         .baseUnit("bytes")
         .description("the same values' bytes as stored")
+        .register(registry);
+    for (ThrottledException.Reason r : ThrottledException.Reason.values()) {
+      FunctionCounter.builder("stowage.table.throttled", counters, c -> c.throttled(r))
+          .tags(tags.and("reason", r.tag()))
+          .description("throttled requests of the table by the reason the backend gave")
+          .register(registry);
+    }
+    FunctionCounter.builder("stowage.table.retries", counters, Metrics.TableCounters::retries)
+        .tags(tags)
+        .register(registry);
+    Gauge.builder(
+            "stowage.table.rate.limit",
+            counters,
+            c -> c.limiter() == null ? Double.POSITIVE_INFINITY : c.limiter().rate())
+        .tags(tags)
+        .description("the adaptive rate limiter's rate, requests per second")
         .register(registry);
     Gauge.builder("stowage.compression.ratio", counters, MicrometerMetrics::ratio)
         .tags(tags)

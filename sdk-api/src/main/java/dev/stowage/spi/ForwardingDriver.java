@@ -47,6 +47,11 @@ public abstract class ForwardingDriver implements StorageDriver {
   }
 
   @Override
+  public void capacityListener(CapacityListener listener) {
+    delegate.capacityListener(listener);
+  }
+
+  @Override
   public void ensureTable(TableLayout layout) {
     delegate.ensureTable(layout);
   }

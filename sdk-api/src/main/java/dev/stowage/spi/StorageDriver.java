@@ -209,6 +209,14 @@ public interface StorageDriver extends AutoCloseable {
     throw new UnsupportedCapabilityException("NATIVE_UPDATES", name() + " has no native updates");
   }
 
+  /**
+   * Where to report the billable units of each request ({@link CapacityListener}); the core sets it
+   * once when a store is built over this driver, before any request. A driver whose backend bills
+   * by request units reports them; the default ignores the listener (the memory driver bills
+   * nothing). A driver shared by several stores reports to the last one set.
+   */
+  default void capacityListener(CapacityListener listener) {}
+
   /** Releases resources the driver created (not clients the application passed in). */
   @Override
   void close();

@@ -33,6 +33,22 @@ public final class StoredItems {
   }
 
   /**
+   * An item in stored form over the first {@code size} entries of two parallel arrays, in any
+   * order: the cheapest way for a driver to turn a native item into an item, with no map built in
+   * between. The arrays are taken over, not copied (and reordered in place): the caller must not
+   * use them again.
+   *
+   * @param names attribute names, distinct; checked for syntax only, so reserved names pass
+   * @param values the attributes' values, none null
+   * @throws IllegalArgumentException on an empty, overlong or malformed name
+   * @throws NullPointerException if a name or value is null
+   */
+  public static Item of(String[] names, AttributeValue[] values, int size) {
+    java.util.Objects.checkFromToIndex(0, size, Math.min(names.length, values.length));
+    return ItemAccess.ofStored(names, values, size);
+  }
+
+  /**
    * An item in stored form with the synthesized index attributes ({@code stowage:ix:<index>:p} and
    * {@code :s}, see {@link IndexLayout}) that {@code spec}'s indexes give it, computed from its
    * stored attributes exactly as the core computes them when it writes the item: a tool that copies

@@ -1,6 +1,8 @@
 package dev.stowage.typed;
 
+import dev.stowage.ConditionFailedException;
 import dev.stowage.InvalidRequestException;
+import dev.stowage.Stowage;
 import dev.stowage.Table;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
@@ -79,6 +81,53 @@ final class DefaultTypedTable<T> implements TypedTable<T> {
   @Override
   public T put(T item, WriteOptions options) {
     Item stored = mapper.toItem(item);
+    if (mapper.hasNested()) {
+      return putMergingNested(item, stored, options);
+    }
+    return put(item, stored, options);
+  }
+
+  /** Attempts of a put of a class with nested maps that a concurrent writer of them outran. */
+  private static final int NESTED_ATTEMPTS = 8;
+
+  /**
+   * A put of a class with nested records: a nested map is one attribute, and keys another writer
+   * added to it must survive as top-level attributes do. The stored item is read, its nested maps'
+   * unmapped keys merged into the instance's, and the update made conditional on those maps being
+   * unchanged since (compressed or encrypted ones cannot be compared: the version check guards them
+   * when the class has one); a concurrent change of one is retried with a fresh read.
+   */
+  private T putMergingNested(T item, Item stored, WriteOptions options) {
+    Key key = mapper.keyOf(item);
+    for (int attempt = 1; ; attempt++) {
+      Item current = table.get(key, ReadOptions.CONSISTENT).orElse(null);
+      Item merged = current == null ? stored : mapper.mergeNested(stored, current);
+      Condition guard = mapper.nestedUnchanged(current);
+      WriteOptions guarded = options;
+      if (guard != null) {
+        guarded =
+            new WriteOptions(
+                options.condition() == null ? guard : Condition.and(options.condition(), guard),
+                options.requestId());
+      }
+      try {
+        return put(item, merged, guarded);
+      } catch (ConditionFailedException e) {
+        // Retry only if a nested map changed in between; otherwise the caller's condition or the
+        // version check failed, which a retry cannot cure.
+        if (guard == null || attempt >= NESTED_ATTEMPTS || !nestedChanged(key, current)) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private boolean nestedChanged(Key key, Item before) {
+    Item now = table.get(key, ReadOptions.CONSISTENT).orElse(null);
+    return !mapper.sameNested(before, now);
+  }
+
+  private T put(T item, Item stored, WriteOptions options) {
     Update merge = mapper.mergeUpdate(stored);
     if (merge == null) {
       // Only key fields: there is nothing to set, so the item is created if absent and otherwise
@@ -122,17 +171,61 @@ final class DefaultTypedTable<T> implements TypedTable<T> {
 
   @Override
   public boolean delete(T item) {
+    Condition c = versionCheck(mapper.toItem(item));
     Key key = mapper.keyOf(item);
+    return c == null ? table.delete(key) : table.delete(key, WriteOptions.when(c));
+  }
+
+  /**
+   * The condition that the stored version equals the one in {@code stored} (an item {@link
+   * Mapper#toItem} made), an absent or zero one meaning that no item is stored; null for a class
+   * without a version field.
+   */
+  private Condition versionCheck(Item stored) {
     Property v = mapper.version();
     if (v == null) {
-      return table.delete(key);
+      return null;
     }
-    AttributeValue version = mapper.toItem(item).find(v.attribute()).orElse(null);
-    Condition c =
-        version == null || ((AttributeValue.NumberValue) version).value().signum() == 0
-            ? Condition.notExists(v.attribute())
-            : Condition.eq(v.attribute(), version);
-    return table.delete(key, WriteOptions.when(c));
+    AttributeValue version = stored.find(v.attribute()).orElse(null);
+    return version == null || ((AttributeValue.NumberValue) version).value().signum() == 0
+        ? Condition.notExists(v.attribute())
+        : Condition.eq(v.attribute(), version);
+  }
+
+  @Override
+  public Stowage.Transaction replace(Stowage.Transaction tx, T item, Condition condition) {
+    Item stored = mapper.toItem(item);
+    Property v = mapper.version();
+    Condition c = condition;
+    if (v != null) {
+      // A transaction writes items as given, so the version check and increment are made here,
+      // as the core makes them for a put: an absent or zero version expects no stored item.
+      BigDecimal expected =
+          stored
+              .find(v.attribute())
+              .map(x -> ((AttributeValue.NumberValue) x).value())
+              .orElse(BigDecimal.ZERO);
+      Condition check =
+          expected.signum() == 0
+              ? Condition.notExists(mapper.spec().keySchema().partitionName())
+              : Condition.eq(v.attribute(), AttributeValue.of(expected));
+      c = c == null ? check : Condition.and(c, check);
+      stored =
+          stored.toBuilder()
+              .put(v.attribute(), AttributeValue.of(expected.add(BigDecimal.ONE)))
+              .build();
+    }
+    return tx.put(table, stored, c);
+  }
+
+  @Override
+  public Stowage.Transaction delete(Stowage.Transaction tx, T item) {
+    return tx.delete(table, mapper.keyOf(item), versionCheck(mapper.toItem(item)));
+  }
+
+  @Override
+  public Stowage.Transaction check(Stowage.Transaction tx, Key key, Condition condition) {
+    return tx.check(table, key, condition);
   }
 
   @Override

@@ -125,6 +125,7 @@ public final class TypedSchema<T> {
     private final Class<T> type;
     private final Map<Class<?>, AttributeConverter<?>> converters = new LinkedHashMap<>();
     private String tableName;
+    private java.lang.invoke.MethodHandles.Lookup lookup;
 
     private Builder(Class<T> type) {
       this.type = Objects.requireNonNull(type, "type");
@@ -149,12 +150,27 @@ public final class TypedSchema<T> {
     }
 
     /**
+     * Reaches the class (and the classes nested in it, and its builder) through {@code lookup}, a
+     * lookup made in the application's own module ({@code MethodHandles.lookup()} in any of its
+     * classes), instead of through Stowage's module. In a named module whose package is not open to
+     * {@code dev.stowage}, this is the alternative to {@code opens com.example.model to
+     * dev.stowage;}. The lookup needs full privilege ({@link
+     * java.lang.invoke.MethodHandles.Lookup#hasFullPrivilegeAccess()}), as {@code
+     * MethodHandles.lookup()} has.
+     */
+    public Builder<T> lookup(java.lang.invoke.MethodHandles.Lookup lookup) {
+      this.lookup = Objects.requireNonNull(lookup, "lookup");
+      return this;
+    }
+
+    /**
      * Maps the class.
      *
-     * @throws InvalidRequestException naming the class and field that cannot be mapped
+     * @throws InvalidRequestException naming the class and field that cannot be mapped, or saying
+     *     that its package is not open to {@code dev.stowage} and no {@link #lookup} was given
      */
     public TypedSchema<T> build() {
-      return new TypedSchema<>(Mapper.create(type, converters, tableName));
+      return new TypedSchema<>(Mapper.create(type, converters, tableName, lookup));
     }
   }
 }

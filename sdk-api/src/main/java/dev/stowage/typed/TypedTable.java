@@ -146,6 +146,38 @@ public interface TypedTable<T> {
   boolean putIfAbsent(T item);
 
   /**
+   * Adds a whole-item write of an instance to a transaction (as {@link #replace} writes it: the
+   * stored item becomes exactly the instance's attributes). With a {@link Version} field, the write
+   * is checked against the stored version as a put is (zero or null: no item may be stored) and the
+   * committed item holds the instance's version plus one. Nothing is written before {@link
+   * dev.stowage.Stowage.Transaction#commit()}.
+   *
+   * @param condition a further condition on the stored item, or null
+   * @return {@code tx}
+   * @throws InvalidRequestException if a key field is null, a value has no stored form, or {@code
+   *     tx} belongs to another store
+   */
+  dev.stowage.Stowage.Transaction replace(
+      dev.stowage.Stowage.Transaction tx, T item, dev.stowage.query.Condition condition);
+
+  /**
+   * Adds a delete of an instance's item to a transaction; with a {@link Version} field, only if the
+   * stored version equals the instance's (as {@link #delete(Object)}).
+   *
+   * @return {@code tx}
+   */
+  dev.stowage.Stowage.Transaction delete(dev.stowage.Stowage.Transaction tx, T item);
+
+  /**
+   * Adds a check of the item with this key to a transaction: the transaction commits only if the
+   * condition (for example one made with {@link #field}) holds.
+   *
+   * @return {@code tx}
+   */
+  dev.stowage.Stowage.Transaction check(
+      dev.stowage.Stowage.Transaction tx, Key key, dev.stowage.query.Condition condition);
+
+  /**
    * Deletes an instance's item. With a {@link Version} field the item is deleted only if its stored
    * version equals the instance's.
    *

@@ -110,8 +110,40 @@ class CursorCodecTest {
 
   @Test
   void unknownVersionsAreMalformed() {
-    assertThatThrownBy(() -> CursorCodec.read(HEX.parseHex("04" + V2.substring(2))))
+    assertThatThrownBy(() -> CursorCodec.read(HEX.parseHex("05" + V2.substring(2))))
         .isInstanceOf(ValueWire.MalformedException.class)
-        .hasMessageContaining("unknown cursor version 4");
+        .hasMessageContaining("unknown cursor version 5");
+  }
+
+  @Test
+  void segmentedMaintenanceTokensCarryEverySegmentsCheckpoint() {
+    CursorState backfill =
+        new CursorState("", "t", 5, null, Scan.all(), true, null, false, 9, 4, 0, 2, null)
+            .withFindings(new CursorState.Findings(1, 3, 0))
+            .withSegments(
+                java.util.List.of(
+                    new CursorState.SegmentMark("~a", null, false),
+                    new CursorState.SegmentMark("a~b", "cp-1", false),
+                    new CursorState.SegmentMark("b~", null, true)));
+    byte[] v4 = CursorCodec.write(backfill);
+    assertThat(v4[0]).isEqualTo((byte) 4);
+    assertThat(CursorCodec.read(v4)).isEqualTo(backfill);
+    // The segments follow version 3's fields: without them the token is version 3's.
+    CursorState plain = backfill.withSegments(null);
+    assertThat(CursorCodec.write(plain)[0]).isEqualTo((byte) 3);
+    assertThat(HEX.formatHex(v4))
+        .endsWith(
+            "03"
+                + "02"
+                + "7e61"
+                + "00"
+                + "03"
+                + "617e62"
+                + "01"
+                + "04"
+                + "63702d31"
+                + "02"
+                + "627e"
+                + "02");
   }
 }

@@ -185,4 +185,126 @@ class KeepUnmappedAttributesTest {
         .isEqualTo("kept");
     assertThat(marks.get(marks.key("m2"))).contains(new Mark("m2"));
   }
+
+  /** A profile with a nested record that holds another, stored as maps inside maps. */
+  @StowageTable("profiles")
+  record Profile(@PartitionKey String id, Address address, @Encrypted Address billing, int n) {}
+
+  record Address(
+      String street, @Attribute(value = "town", aliases = "city") String town, Geo geo) {}
+
+  record Geo(double lat, double lon) {}
+
+  private static AttributeValue.MapValue map(Object... kv) {
+    Map<String, AttributeValue> m = new LinkedHashMap<>();
+    for (int i = 0; i < kv.length; i += 2) {
+      m.put((String) kv[i], (AttributeValue) kv[i + 1]);
+    }
+    return AttributeValue.map(m);
+  }
+
+  @Test
+  void aTypedPutKeepsKeysOtherWritersAddedInsideNestedMapsAtEveryLevel() {
+    TypedTable<Profile> profiles = store.ensureTable(Profile.class);
+    Profile p =
+        new Profile("p1", new Address("1 Main St", "Springfield", new Geo(1.5, 2.5)), null, 1);
+    profiles.put(p);
+    Key key = profiles.keyOf(p);
+    // Another tool adds keys inside the nested maps, and one under the field's old name.
+    AttributeValue.MapValue foreign =
+        map(
+            "street", AttributeValue.of("1 Main St"),
+            "town", AttributeValue.of("Springfield"),
+            "city", AttributeValue.of("old name of town"),
+            "zip", AttributeValue.of("12345"),
+            "geo",
+                map(
+                    "lat", AttributeValue.of(new BigDecimal("1.5")),
+                    "lon", AttributeValue.of(new BigDecimal("2.5")),
+                    "alt", AttributeValue.of(300)),
+            "tags", AttributeValue.list(AttributeValue.of("a")));
+    AttributeValue.MapValue foreignBilling =
+        map("street", AttributeValue.of("2 Bank St"), "vat", AttributeValue.of("GB123"));
+    profiles
+        .table()
+        .update(
+            key, Update.builder().set("address", foreign).set("billing", foreignBilling).build());
+
+    Profile read = profiles.get(key, ReadOptions.CONSISTENT).orElseThrow();
+    assertThat(read.address().geo()).isEqualTo(new Geo(1.5, 2.5));
+    assertThat(read.billing().street()).isEqualTo("2 Bank St");
+    profiles.put(
+        new Profile(
+            "p1",
+            new Address("9 Elm St", read.address().town(), new Geo(3.0, 4.0)),
+            new Address("3 Bank St", null, null),
+            2));
+
+    Item raw = profiles.table().get(key, ReadOptions.CONSISTENT).orElseThrow();
+    Map<String, AttributeValue> address = raw.getMap("address");
+    assertThat(address.get("street")).isEqualTo(AttributeValue.of("9 Elm St"));
+    assertThat(address.get("zip")).isEqualTo(AttributeValue.of("12345"));
+    assertThat(address.get("tags")).isEqualTo(AttributeValue.list(AttributeValue.of("a")));
+    assertThat(address).doesNotContainKey("city"); // an alias: the renamed field's stale copy
+    Map<String, AttributeValue> geo = ((AttributeValue.MapValue) address.get("geo")).values();
+    assertThat(geo.get("lat")).isEqualTo(AttributeValue.of(new BigDecimal("3.0")));
+    assertThat(geo.get("alt")).isEqualTo(AttributeValue.of(300));
+    Map<String, AttributeValue> billing = raw.getMap("billing"); // encrypted, merged in plaintext
+    assertThat(billing.get("street")).isEqualTo(AttributeValue.of("3 Bank St"));
+    assertThat(billing.get("vat")).isEqualTo(AttributeValue.of("GB123"));
+    assertThat(billing).doesNotContainKey("town");
+    assertThat(raw.getLong("n")).isEqualTo(2);
+
+    // replace is still the whole-item overwrite: the foreign keys go.
+    profiles.replace(p);
+    Item replaced = profiles.table().get(key, ReadOptions.CONSISTENT).orElseThrow();
+    assertThat(replaced.getMap("address")).doesNotContainKeys("zip", "tags");
+  }
+
+  @Test
+  void aTypedPutOfANestedRecordRetriesWhenAnotherWriterChangesTheMapInBetween() {
+    TypedTable<Profile> profiles = store.ensureTable(Profile.class);
+    Profile p = new Profile("p2", new Address("1 Main St", "X", null), null, 1);
+    profiles.put(p);
+    Key key = profiles.keyOf(p);
+    // A put whose condition fails for a reason of its own is not retried.
+    assertThatThrownBy(
+            () ->
+                profiles.put(
+                    new Profile("p2", new Address("2 Main St", "X", null), null, 2),
+                    dev.stowage.query.WriteOptions.when(profiles.field("n").eq(99))))
+        .isInstanceOf(ConditionFailedException.class);
+    assertThat(profiles.get(key, ReadOptions.CONSISTENT).orElseThrow().n()).isEqualTo(1);
+
+    // Another writer adds a key to the nested map between the put's read and its write: the
+    // guarded write fails, and the put reads again and keeps the new key.
+    dev.stowage.Table real = profiles.table();
+    int[] raced = {0};
+    dev.stowage.Table racing =
+        (dev.stowage.Table)
+            java.lang.reflect.Proxy.newProxyInstance(
+                dev.stowage.Table.class.getClassLoader(),
+                new Class<?>[] {dev.stowage.Table.class},
+                (proxy, method, args) -> {
+                  if (method.getName().startsWith("update") && raced[0]++ == 0) {
+                    Item now = real.get(key, ReadOptions.CONSISTENT).orElseThrow();
+                    Map<String, AttributeValue> m = new LinkedHashMap<>(now.getMap("address"));
+                    m.put("zip", AttributeValue.of("99999"));
+                    real.update(
+                        key, Update.builder().set("address", AttributeValue.map(m)).build());
+                  }
+                  try {
+                    return method.invoke(real, args);
+                  } catch (java.lang.reflect.InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
+    TypedTable<Profile> racy = TypedTable.of(racing, TypedSchema.of(Profile.class));
+    racy.put(new Profile("p2", new Address("3 Main St", "X", null), null, 3));
+    assertThat(raced[0]).isGreaterThanOrEqualTo(2);
+    Map<String, AttributeValue> address =
+        real.get(key, ReadOptions.CONSISTENT).orElseThrow().getMap("address");
+    assertThat(address.get("zip")).isEqualTo(AttributeValue.of("99999"));
+    assertThat(address.get("street")).isEqualTo(AttributeValue.of("3 Main St"));
+  }
 }

@@ -308,4 +308,41 @@ class TypedTableTest {
         o.tags(),
         Optional.ofNullable(o.coupon()).flatMap(x -> x));
   }
+
+  @Test
+  void typedTransactionsCheckVersionsAndCommitAllOrNothing() {
+    Order a = orders.put(Order.of("tx", T0, Status.OPEN)); // version 1
+    Order b = Order.of("tx", T0.plusSeconds(1), Status.OPEN); // not stored yet: version 0
+    Key ka = orders.keyOf(a);
+    Key kb = orders.keyOf(b);
+
+    Stowage.Transaction tx = store.transaction();
+    orders.replace(tx, a.withStatus(Status.SHIPPED), null);
+    orders.replace(tx, b, orders.field("status").notExists());
+    assertThat(orders.get(kb, ReadOptions.CONSISTENT)).isEmpty(); // nothing before commit
+    tx.commit();
+    assertThat(orders.get(ka, ReadOptions.CONSISTENT).orElseThrow())
+        .isEqualTo(withVersion(a.withStatus(Status.SHIPPED), 2));
+    assertThat(orders.get(kb, ReadOptions.CONSISTENT).orElseThrow()).isEqualTo(withVersion(b, 1));
+
+    // A stale instance (version 1, stored 2) fails the whole transaction: b is not deleted.
+    Stowage.Transaction stale = store.transaction();
+    orders.delete(stale, withVersion(b, 1));
+    orders.replace(stale, a.withStatus(Status.CANCELLED), null);
+    assertThatThrownBy(stale::commit).isInstanceOf(ConditionFailedException.class);
+    assertThat(orders.get(kb, ReadOptions.CONSISTENT)).isPresent();
+    assertThat(orders.get(ka, ReadOptions.CONSISTENT).orElseThrow().status())
+        .isEqualTo(Status.SHIPPED);
+
+    // A new instance (version 0) of a stored item fails; a check by field name guards a write.
+    Stowage.Transaction again = store.transaction();
+    orders.replace(again, Order.of("tx", T0.plusSeconds(1), Status.OPEN), null);
+    assertThatThrownBy(again::commit).isInstanceOf(ConditionFailedException.class);
+    Stowage.Transaction checked = store.transaction();
+    orders.check(checked, ka, orders.field("status").eq(Status.OPEN));
+    orders.delete(checked, withVersion(b, 1));
+    assertThatThrownBy(checked::commit).isInstanceOf(ConditionFailedException.class);
+    orders.delete(store.transaction(), withVersion(b, 1)).commit();
+    assertThat(orders.get(kb, ReadOptions.CONSISTENT)).isEmpty();
+  }
 }

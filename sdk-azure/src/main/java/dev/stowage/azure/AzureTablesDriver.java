@@ -16,6 +16,7 @@ import dev.stowage.azure.internal.Queries;
 import dev.stowage.azure.internal.Row;
 import dev.stowage.azure.internal.Segments;
 import dev.stowage.azure.internal.Tables;
+import dev.stowage.azure.internal.TransactionMeter;
 import dev.stowage.azure.internal.WriteStep;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
@@ -123,9 +124,15 @@ public final class AzureTablesDriver implements StorageDriver {
   private final Tables tables;
   private final BatchReads batchReads;
   private final String location;
+  private final TransactionMeter meter;
 
   AzureTablesDriver(TableServiceClient service, WriteStep.Hook hook) {
+    this(service, hook, new TransactionMeter());
+  }
+
+  AzureTablesDriver(TableServiceClient service, WriteStep.Hook hook, TransactionMeter meter) {
     Objects.requireNonNull(service, "service");
+    this.meter = meter;
     this.location = service.getServiceEndpoint().split("\\?", 2)[0]; // never a SAS query
     AtomicInteger threads = new AtomicInteger();
     this.executor =
@@ -162,12 +169,35 @@ public final class AzureTablesDriver implements StorageDriver {
    * @param connectionString an Azure Storage connection string; not null
    */
   public static AzureTablesDriver fromConnectionString(String connectionString) {
-    TableServiceClient service =
+    return of(
         new TableServiceClientBuilder()
             .connectionString(Objects.requireNonNull(connectionString, "connectionString"))
-            .retryOptions(new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1))))
-            .buildClient();
-    return of(service);
+            .retryOptions(new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1)))));
+  }
+
+  /**
+   * A driver over a new client from the application's builder (credentials, endpoint, HTTP client,
+   * retry options as it configured them), with a policy added that counts the storage transactions
+   * each table's requests cost ({@link dev.stowage.StowageMetrics.CapacityMetrics}). A driver made
+   * {@link #of(TableServiceClient) of a built client} cannot add it and reports no transactions.
+   * Configure the builder's retries off, as {@link #fromConnectionString} does.
+   *
+   * @param builder the Table service client builder; not null; the driver adds a policy to it
+   */
+  public static AzureTablesDriver of(TableServiceClientBuilder builder) {
+    TransactionMeter meter = new TransactionMeter();
+    TableServiceClient service =
+        Objects.requireNonNull(builder, "builder").addPolicy(meter).buildClient();
+    return new AzureTablesDriver(service, WriteStep.Hook.NONE, meter);
+  }
+
+  /**
+   * Reports each request's storage transactions to {@code listener} (only for a driver whose client
+   * it built: {@link #fromConnectionString}, {@link #of(TableServiceClientBuilder)}).
+   */
+  @Override
+  public void capacityListener(dev.stowage.spi.CapacityListener listener) {
+    meter.listener(listener);
   }
 
   @Override
@@ -219,12 +249,14 @@ public final class AzureTablesDriver implements StorageDriver {
   @Override
   public void ensureTable(TableLayout layout) {
     refuseNativeIndexes(layout);
+    meter.learn(layout);
     tables.ensure(layout);
   }
 
   @Override
   public void openTable(TableLayout layout) {
     refuseNativeIndexes(layout);
+    meter.learn(layout);
     tables.open(layout);
   }
 

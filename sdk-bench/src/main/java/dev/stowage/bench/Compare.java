@@ -268,6 +268,23 @@ public final class Compare {
             "rawWrites",
             Kind.THROUGHPUT_AT_LEAST,
             0.8));
+    String sm = "SegmentedMigrationBench";
+    PAIRS.add(
+        new Pair(
+            "segmented migration ddb->ddb vs raw parallel writes",
+            sm,
+            "migrate",
+            "rawWrites",
+            Kind.THROUGHPUT_AT_LEAST,
+            0.8));
+    PAIRS.add(
+        new Pair(
+            "  (one segment vs raw parallel writes)",
+            sm,
+            "migrateOneSegment",
+            "rawWrites",
+            Kind.THROUGHPUT_AT_LEAST,
+            Double.NaN));
   }
 
   /**

@@ -71,8 +71,10 @@ class MigrateCommandTest {
             checkpoint.toString(),
             "--page-size",
             "50",
-            "--parallel",
-            "3");
+            "--parallelism",
+            "3",
+            "--segments",
+            "5");
     assertThat(m.code()).as(m.err() + m.out()).isZero();
     assertThat(m.out())
         .contains("migrating memory:orders -> memory:copy.orders")
@@ -80,6 +82,7 @@ class MigrateCommandTest {
         .contains("verification: source 301, target 301, missing 0, extra 0, different 0 -> OK");
     assertThat(m.err()).contains("copying");
     assertThat(Files.readAllLines(checkpoint)).anyMatch(l -> l.startsWith("page\t"));
+    assertThat(Files.readAllLines(checkpoint)).anyMatch(l -> l.startsWith("plan\t5\t"));
 
     Cli.Result get =
         Cli.run(

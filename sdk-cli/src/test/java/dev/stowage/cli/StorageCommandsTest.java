@@ -91,12 +91,12 @@ class StorageCommandsTest {
     blobs.put("_root/patients/00000000000000000000000000000001", new byte[] {1, 2, 3});
     assertThat(blobs.list("_root/patients/").count()).isEqualTo(2);
 
-    Cli.Result dry = run("sweep", "--grace", "PT0S", "--dry-run");
+    Cli.Result dry = run("sweep", "--grace", "PT0S", "--dry-run", "--parallelism", "3");
     assertThat(dry.code()).as(dry.err()).isZero();
     assertThat(dry.out())
         .contains(
             "dry run: 2 blob(s) under _root/patients/: 1 referenced, 0 too young to judge, 1 orphaned");
-    Cli.Result young = run("sweep");
+    Cli.Result young = run("sweep", "--parallelism", "1");
     assertThat(young.out()).contains("1 referenced, 1 too young to judge, 0 orphaned, 0 deleted");
     Cli.Result sweep = run("sweep", "--grace", "PT0S");
     assertThat(sweep.out()).contains("1 orphaned, 1 deleted (3 B)");

@@ -7,6 +7,7 @@ import com.google.cloud.datastore.DatastoreException;
 import com.google.cloud.datastore.DatastoreOptions;
 import com.google.cloud.datastore.Entity;
 import com.google.cloud.http.HttpTransportOptions;
+import dev.stowage.datastore.internal.Billing;
 import dev.stowage.datastore.internal.DatastoreSizeModel;
 import dev.stowage.datastore.internal.Entities;
 import dev.stowage.datastore.internal.Errors;
@@ -122,6 +123,7 @@ public final class DatastoreDriver implements StorageDriver {
   private final Queries queries;
   private final Segments segments;
   private final Writes writes;
+  private final Billing billing = new Billing();
 
   private DatastoreDriver(Datastore datastore, boolean owned) {
     this.datastore = Objects.requireNonNull(datastore, "datastore");
@@ -129,9 +131,9 @@ public final class DatastoreDriver implements StorageDriver {
     DatastoreOptions options = datastore.getOptions();
     this.entities = new Entities(options.getProjectId(), options.getDatabaseId());
     this.catalog = new TableCatalog(datastore);
-    this.queries = new Queries(datastore, entities);
+    this.queries = new Queries(datastore, entities, billing);
     this.segments = new Segments(datastore, entities);
-    this.writes = new Writes(datastore, entities);
+    this.writes = new Writes(datastore, entities, billing);
   }
 
   /**
@@ -204,11 +206,21 @@ public final class DatastoreDriver implements StorageDriver {
     entities.forgetTemplates();
   }
 
+  /**
+   * Reports each request's billable operations to {@code listener}: entity reads, writes and
+   * deletes as Firestore in Datastore mode bills them (see {@link Billing}).
+   */
+  @Override
+  public void capacityListener(dev.stowage.spi.CapacityListener listener) {
+    billing.listener(listener);
+  }
+
   @Override
   public Optional<StoredItem> get(TableLayout table, Key key, boolean consistentRead) {
     catalog.require(table);
     try {
       Entity e = datastore.get(entities.key(table, key));
+      billing.reads(table, 1);
       return Optional.ofNullable(e).map(x -> entities.fromEntity(table, x));
     } catch (DatastoreException e) {
       throw Errors.translate("reading " + Entities.describe(table) + " " + key, e);
@@ -228,6 +240,7 @@ public final class DatastoreDriver implements StorageDriver {
       List<StoredItem> found = new ArrayList<>();
       Iterator<Entity> it = datastore.get(dsKeys);
       it.forEachRemaining(e -> found.add(entities.fromEntity(table, e)));
+      billing.reads(table, keys.size());
       return new BatchGetResult(found, List.of());
     } catch (DatastoreException e) {
       throw Errors.translate(

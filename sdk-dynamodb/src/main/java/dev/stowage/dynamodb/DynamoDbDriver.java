@@ -186,6 +186,16 @@ public final class DynamoDbDriver implements StorageDriver {
     return out;
   }
 
+  /**
+   * Reports each request's consumed capacity to {@code listener} as well, per logical table and,
+   * for tables with indexes, per index ({@code ReturnConsumedCapacity=INDEXES} for those tables
+   * from now on; {@code TOTAL} otherwise).
+   */
+  @Override
+  public void capacityListener(dev.stowage.spi.CapacityListener listener) {
+    meter.listener(listener);
+  }
+
   @Override
   public String name() {
     return "dynamodb";

@@ -377,86 +377,6 @@ public final class Migrator {
     return new Report(done, List.copyOf(misfits));
   }
 
-  /**
-   * Copies a page of stored source items that the caller read itself (a segment of a {@linkplain
-   * StorageDriver#scanSegment segmented scan}, a Beam bundle) to the target, exactly as {@link
-   * #run()} copies a page: the target's index values are computed, items too large for the target
-   * are overflowed again or listed as misfits, and overflow blobs are copied under the key the
-   * target's table gives them. Neither table is created and no checkpoint is written: call {@link
-   * #prepareTarget()} once first.
-   *
-   * <p>Idempotent: copying the same stored items again writes the same stored forms (unconditional
-   * puts) and copies each blob to the same key, so a retried page neither duplicates nor loses an
-   * item. (An item refitted for the target's smaller limits gets a new blob on each attempt; the
-   * blob of an earlier attempt is an orphan the overflow sweeper removes.) Safe to call from
-   * several threads at once.
-   *
-   * @param items stored items of the source table, as its driver returned them
-   * @return what was copied, and the items that do not fit the target
-   * @throws dev.stowage.StowageException if a write fails after the retry policy's attempts
-   */
-  public Report copy(List<Item> items) {
-    long start = System.nanoTime();
-    Counters c = new Counters();
-    List<Misfit> misfits = java.util.Collections.synchronizedList(new ArrayList<>());
-    List<StoredItem> stored = new ArrayList<>(items.size());
-    for (Item item : items) {
-      stored.add(new StoredItem(item, "-"));
-    }
-    copyPage(null, KeyText.START, KeyText.START, stored, c, misfits);
-    return new Report(progress(c, start, true), List.copyOf(misfits));
-  }
-
-  /**
-   * Opens the source table and creates the target table and its indexes if missing, as {@link
-   * #run()} does first; for callers that copy with {@link #copy(List)}.
-   */
-  public void prepareTarget() {
-    retry.run(() -> sourceDriver.openTable(sourceLayout));
-    retry.run(() -> targetDriver.ensureTable(targetLayout));
-  }
-
-  /**
-   * The digest {@link #verify()} compares for a stored item: for a source item ({@code fromSource})
-   * the digest of the item as the target should hold it (the target's index values in place of its
-   * own), for a target item the digest of the item as it is; in both, overflowed attributes are
-   * read back from the side's blob store in place of the pointer. A source item and its copy have
-   * equal digests exactly when the copy is faithful; an item whose blob is missing or whose index
-   * values the target cannot hold digests to a value that matches nothing. Safe to call from
-   * several threads at once.
-   */
-  public String digest(Item stored, boolean fromSource) {
-    return verifier().digestOf(stored, fromSource);
-  }
-
-  /** The key of a stored item of either side (both have the same key schema). */
-  public Key keyOf(Item stored) {
-    return spec.keySchema().keyOf(stored);
-  }
-
-  private Verifier verifier() {
-    Verifier v = verifier;
-    if (v == null) {
-      v = newVerifier();
-      verifier = v;
-    }
-    return v;
-  }
-
-  private Verifier newVerifier() {
-    return new Verifier(
-        retry,
-        spec,
-        targetSpec,
-        targetDriver.limits(targetLayout),
-        sourceDriver,
-        sourceBlobs,
-        sourceLayout,
-        targetDriver,
-        targetBlobs,
-        targetLayout);
-  }
-
   /** One scan of the whole source, for a source without segmented scans or an older checkpoint. */
   private void copySequentially(
       Checkpoint cp,
@@ -614,6 +534,86 @@ public final class Migrator {
       report(c, start);
       pageStart = next;
     }
+  }
+
+  /**
+   * Copies a page of stored source items that the caller read itself (a segment of a {@linkplain
+   * StorageDriver#scanSegment segmented scan}, a Beam bundle) to the target, exactly as {@link
+   * #run()} copies a page: the target's index values are computed, items too large for the target
+   * are overflowed again or listed as misfits, and overflow blobs are copied under the key the
+   * target's table gives them. Neither table is created and no checkpoint is written: call {@link
+   * #prepareTarget()} once first.
+   *
+   * <p>Idempotent: copying the same stored items again writes the same stored forms (unconditional
+   * puts) and copies each blob to the same key, so a retried page neither duplicates nor loses an
+   * item. (An item refitted for the target's smaller limits gets a new blob on each attempt; the
+   * blob of an earlier attempt is an orphan the overflow sweeper removes.) Safe to call from
+   * several threads at once.
+   *
+   * @param items stored items of the source table, as its driver returned them
+   * @return what was copied, and the items that do not fit the target
+   * @throws dev.stowage.StowageException if a write fails after the retry policy's attempts
+   */
+  public Report copy(List<Item> items) {
+    long start = System.nanoTime();
+    Counters c = new Counters();
+    List<Misfit> misfits = java.util.Collections.synchronizedList(new ArrayList<>());
+    List<StoredItem> stored = new ArrayList<>(items.size());
+    for (Item item : items) {
+      stored.add(new StoredItem(item, "-"));
+    }
+    copyPage(null, KeyText.START, KeyText.START, stored, c, misfits);
+    return new Report(progress(c, start, true), List.copyOf(misfits));
+  }
+
+  /**
+   * Opens the source table and creates the target table and its indexes if missing, as {@link
+   * #run()} does first; for callers that copy with {@link #copy(List)}.
+   */
+  public void prepareTarget() {
+    retry.run(() -> sourceDriver.openTable(sourceLayout));
+    retry.run(() -> targetDriver.ensureTable(targetLayout));
+  }
+
+  /**
+   * The digest {@link #verify()} compares for a stored item: for a source item ({@code fromSource})
+   * the digest of the item as the target should hold it (the target's index values in place of its
+   * own), for a target item the digest of the item as it is; in both, overflowed attributes are
+   * read back from the side's blob store in place of the pointer. A source item and its copy have
+   * equal digests exactly when the copy is faithful; an item whose blob is missing or whose index
+   * values the target cannot hold digests to a value that matches nothing. Safe to call from
+   * several threads at once.
+   */
+  public String digest(Item stored, boolean fromSource) {
+    return verifier().digestOf(stored, fromSource);
+  }
+
+  /** The key of a stored item of either side (both have the same key schema). */
+  public Key keyOf(Item stored) {
+    return spec.keySchema().keyOf(stored);
+  }
+
+  private Verifier verifier() {
+    Verifier v = verifier;
+    if (v == null) {
+      v = newVerifier();
+      verifier = v;
+    }
+    return v;
+  }
+
+  private Verifier newVerifier() {
+    return new Verifier(
+        retry,
+        spec,
+        targetSpec,
+        targetDriver.limits(targetLayout),
+        sourceDriver,
+        sourceBlobs,
+        sourceLayout,
+        targetDriver,
+        targetBlobs,
+        targetLayout);
   }
 
   private void copyPage(

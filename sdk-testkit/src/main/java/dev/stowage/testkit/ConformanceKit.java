@@ -305,4 +305,13 @@ public abstract class ConformanceKit {
       return ConformanceKit.this;
     }
   }
+
+  /** Per-table metrics: requests, items, bytes and billable units per operation and index. */
+  @Nested
+  class TableMetrics extends MetricsContracts {
+    @Override
+    ConformanceKit kit() {
+      return ConformanceKit.this;
+    }
+  }
 }

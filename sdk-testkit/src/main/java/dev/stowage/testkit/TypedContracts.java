@@ -375,6 +375,134 @@ abstract class TypedContracts extends Contract {
     assertThat(raw.attributes().keySet()).containsExactlyInAnyOrderElementsOf(names);
   }
 
+  /** A parcel with an address (a nested record holding another) and an encrypted one. */
+  @StowageTable("typedparcels")
+  record Parcel(@PartitionKey String id, Address to, @Encrypted Address from, int weight) {}
+
+  /** An address; "town" was once stored as "city". */
+  record Address(
+      String street, @Attribute(value = "town", aliases = "city") String town, Geo geo) {}
+
+  /** A position. */
+  record Geo(BigDecimal lat, BigDecimal lon) {}
+
+  @Test
+  void aTypedPutKeepsKeysOtherWritersAddedInsideNestedMaps() {
+    orders();
+    table(typedStore, TypedSchema.of(Parcel.class).spec());
+    TypedTable<Parcel> parcels = typedStore.table(Parcel.class);
+    Geo geo = new Geo(new BigDecimal("51.5"), new BigDecimal("-0.12"));
+    Parcel p = new Parcel("p1", new Address("1 Main St", "London", geo), null, 3);
+    parcels.put(p);
+    Key key = parcels.keyOf(p);
+    Map<String, AttributeValue> to = new LinkedHashMap<>();
+    to.put("street", AttributeValue.of("1 Main St"));
+    to.put("town", AttributeValue.of("London"));
+    to.put("city", AttributeValue.of("stale old name"));
+    to.put("zip", AttributeValue.of("N1 9GU"));
+    to.put(
+        "geo",
+        AttributeValue.map(
+            Map.of(
+                "lat", AttributeValue.of(new BigDecimal("51.5")),
+                "lon", AttributeValue.of(new BigDecimal("-0.12")),
+                "alt", AttributeValue.of(35))));
+    Map<String, AttributeValue> from = new LinkedHashMap<>();
+    from.put("street", AttributeValue.of("2 Bank St"));
+    from.put("vat", AttributeValue.of("GB123"));
+    parcels
+        .table()
+        .update(
+            key,
+            Update.builder()
+                .set("to", AttributeValue.map(to))
+                .set("from", AttributeValue.map(from))
+                .build());
+    Parcel read = parcels.get(key, ReadOptions.CONSISTENT).orElseThrow();
+    assertThat(read.to().geo()).isEqualTo(geo);
+    parcels.put(
+        new Parcel(
+            "p1",
+            new Address("9 Elm St", read.to().town(), new Geo(BigDecimal.ONE, BigDecimal.TEN)),
+            new Address("3 Bank St", null, null),
+            4));
+    Item raw = parcels.table().get(key, ReadOptions.CONSISTENT).orElseThrow();
+    Map<String, AttributeValue> storedTo = raw.getMap("to");
+    assertThat(storedTo.get("street")).isEqualTo(AttributeValue.of("9 Elm St"));
+    assertThat(storedTo.get("zip")).isEqualTo(AttributeValue.of("N1 9GU"));
+    assertThat(storedTo).doesNotContainKey("city");
+    Map<String, AttributeValue> storedGeo =
+        ((AttributeValue.MapValue) storedTo.get("geo")).values();
+    assertThat(storedGeo.get("lat")).isEqualTo(AttributeValue.of(1));
+    assertThat(storedGeo.get("alt")).isEqualTo(AttributeValue.of(35));
+    Map<String, AttributeValue> storedFrom = raw.getMap("from");
+    assertThat(storedFrom.get("street")).isEqualTo(AttributeValue.of("3 Bank St"));
+    assertThat(storedFrom.get("vat")).isEqualTo(AttributeValue.of("GB123"));
+    assertThat(raw.getLong("weight")).isEqualTo(4);
+    assertThat(parcels.get(key, ReadOptions.CONSISTENT).orElseThrow().to().town())
+        .isEqualTo("London");
+  }
+
+  /** The first version of a person: a name, a nickname and a bio. */
+  record PersonV1(@PartitionKey String id, String name, String nickname, String bio) {}
+
+  /** Adds an age and an optional e-mail address. */
+  record PersonV2(
+      @PartitionKey String id,
+      String name,
+      String nickname,
+      String bio,
+      Integer age,
+      Optional<String> email) {}
+
+  /** Removes the nickname, renames "name" to "fullName" (reading the old name), compresses bio. */
+  record PersonV3(
+      @PartitionKey String id,
+      @Attribute(value = "fullName", aliases = "name") String name,
+      @Compressed String bio,
+      Integer age,
+      Optional<String> email) {}
+
+  private <T> TypedTable<T> person(Class<T> version) {
+    return typedStore.table(TypedSchema.builder(version).tableName("typedpeople").build());
+  }
+
+  @Test
+  void itemsOfEarlierVersionsOfAClassReadAfterEachEvolutionStep() {
+    orders();
+    table(typedStore, TypedSchema.builder(PersonV1.class).tableName("typedpeople").build().spec());
+    String bio = "Wrote the first program for the Analytical Engine. ".repeat(30);
+    person(PersonV1.class).put(new PersonV1("ada", "Ada", "ada", bio));
+
+    // Adding fields: the old item reads with them absent.
+    TypedTable<PersonV2> v2 = person(PersonV2.class);
+    assertThat(v2.get(v2.key("ada"), ReadOptions.CONSISTENT))
+        .contains(new PersonV2("ada", "Ada", "ada", bio, null, Optional.empty()));
+    v2.put(new PersonV2("grace", "Grace", "amazing grace", bio, 85, Optional.of("g@navy.mil")));
+
+    // Removing a field, renaming one with an alias, compressing one: old items of both earlier
+    // versions read; a put stores the new name, drops the old one, keeps the removed field's
+    // attribute (the class no longer maps it) and compresses the bio.
+    TypedTable<PersonV3> v3 = person(PersonV3.class);
+    assertThat(v3.get(v3.key("ada"), ReadOptions.CONSISTENT))
+        .contains(new PersonV3("ada", "Ada", bio, null, Optional.empty()));
+    assertThat(v3.get(v3.key("grace"), ReadOptions.CONSISTENT))
+        .contains(new PersonV3("grace", "Grace", bio, 85, Optional.of("g@navy.mil")));
+    v3.put(new PersonV3("ada", "Ada Lovelace", bio, 36, Optional.empty()));
+    Item raw = v3.table().get(v3.key("ada"), ReadOptions.CONSISTENT).orElseThrow();
+    assertThat(raw.getString("fullName")).isEqualTo("Ada Lovelace");
+    assertThat(raw.find("name")).isEmpty();
+    assertThat(raw.getString("nickname")).isEqualTo("ada");
+    assertThat(v3.get(v3.key("ada"), ReadOptions.CONSISTENT))
+        .contains(new PersonV3("ada", "Ada Lovelace", bio, 36, Optional.empty()));
+    var spec = v3.table().spec();
+    TableLayout layout =
+        new TableLayout(new TableRef(namespace, spec.name()), spec.keySchema(), List.of());
+    Item stored = driver().get(layout, v3.key("ada"), true).orElseThrow().item();
+    assertThat(stored.get("bio")).isInstanceOf(AttributeValue.BinaryValue.class);
+    assertThat(stored.getString("nickname")).isEqualTo("ada");
+  }
+
   private static String flatten(java.util.Collection<AttributeValue> values) {
     StringBuilder sb = new StringBuilder();
     for (AttributeValue v : values) {

@@ -113,24 +113,71 @@ final class ClassModel {
 
   /** A nested object stored as a map. */
   static ValueCodec asCodec(ClassModel model) {
-    return new ValueCodec() {
-      @Override
-      public AttributeValue encode(Object value) {
-        return new AttributeValue.MapValue(model.encode(value));
-      }
+    return new NestedCodec(model);
+  }
 
-      @Override
-      public Object decode(AttributeValue stored) {
-        if (!(stored instanceof AttributeValue.MapValue m)) {
-          throw ScalarCodecs.mismatch(dev.stowage.item.AttributeType.MAP, stored);
+  /** The codec of a nested record or class: a map of its properties' attributes. */
+  record NestedCodec(ClassModel model) implements ValueCodec {
+    @Override
+    public AttributeValue encode(Object value) {
+      return new AttributeValue.MapValue(model.encode(value));
+    }
+
+    @Override
+    public Object decode(AttributeValue stored) {
+      if (!(stored instanceof AttributeValue.MapValue m)) {
+        throw ScalarCodecs.mismatch(dev.stowage.item.AttributeType.MAP, stored);
+      }
+      return model.decode(m.values());
+    }
+
+    @Override
+    public dev.stowage.item.AttributeType storedType() {
+      return dev.stowage.item.AttributeType.MAP;
+    }
+  }
+
+  /**
+   * {@code fresh} (this class's map as an instance encodes it) with every key of {@code stored}
+   * that the class does not map added as it is, at every level of nested classes: what another
+   * writer (or a newer version of the class) put into the map survives a write of this one. A key
+   * the class maps (a field's name or one of its aliases) takes the fresh value, or stays absent
+   * when the field has none, as at the top level.
+   */
+  AttributeValue.MapValue merge(AttributeValue.MapValue fresh, AttributeValue.MapValue stored) {
+    Map<String, AttributeValue> out = null;
+    for (Map.Entry<String, AttributeValue> e : stored.values().entrySet()) {
+      String k = e.getKey();
+      Property p = mapped(k);
+      AttributeValue kept;
+      if (p == null) {
+        kept = e.getValue();
+      } else if (p.attribute().equals(k)
+          && p.codec() instanceof NestedCodec n
+          && fresh.values().get(k) instanceof AttributeValue.MapValue f
+          && e.getValue() instanceof AttributeValue.MapValue old) {
+        AttributeValue.MapValue merged = n.model().merge(f, old);
+        kept = merged == f ? null : merged;
+      } else {
+        kept = null;
+      }
+      if (kept != null) {
+        if (out == null) {
+          out = new LinkedHashMap<>(fresh.values());
         }
-        return model.decode(m.values());
+        out.put(k, kept);
       }
+    }
+    return out == null ? fresh : new AttributeValue.MapValue(out);
+  }
 
-      @Override
-      public dev.stowage.item.AttributeType storedType() {
-        return dev.stowage.item.AttributeType.MAP;
+  /** The property stored under {@code attribute} or one of its aliases, or null. */
+  private Property mapped(String attribute) {
+    for (Property p : properties) {
+      if (p.attribute().equals(attribute) || p.aliases().contains(attribute)) {
+        return p;
       }
-    };
+    }
+    return null;
   }
 }

@@ -24,11 +24,30 @@ final class Handles {
   private Handles() {}
 
   /**
-   * A lookup with private access to {@code type}. In a named module, the application's package must
-   * be open to {@code dev.stowage}.
+   * A lookup with private access to {@code type}: through Stowage's own module, which needs the
+   * application's package open to {@code dev.stowage}, or through {@code caller}, a lookup the
+   * application made in its own module (then nothing needs to be opened).
+   *
+   * @param caller the application's lookup, or null
    */
-  static MethodHandles.Lookup lookup(Class<?> type) {
+  static MethodHandles.Lookup lookup(Class<?> type, MethodHandles.Lookup caller) {
     Handles.class.getModule().addReads(type.getModule());
+    if (caller != null) {
+      try {
+        return MethodHandles.privateLookupIn(type, caller);
+      } catch (IllegalAccessException | RuntimeException e) {
+        throw new IllegalArgumentException(
+            "the lookup given to TypedSchema.Builder.lookup (of "
+                + caller.lookupClass().getName()
+                + ") has no private access to it: pass MethodHandles.lookup() from a class of"
+                + " module "
+                + type.getModule().getName()
+                + " ("
+                + e.getMessage()
+                + ")",
+            e);
+      }
+    }
     try {
       return MethodHandles.privateLookupIn(type, MethodHandles.lookup());
     } catch (IllegalAccessException e) {
@@ -37,7 +56,10 @@ final class Handles {
               + type.getPackageName()
               + " is not open to module dev.stowage: add 'opens "
               + type.getPackageName()
-              + " to dev.stowage;' to the module declaration",
+              + " to dev.stowage;' to the module declaration of "
+              + type.getModule().getName()
+              + ", or pass MethodHandles.lookup() from that module to"
+              + " TypedSchema.builder(..).lookup(..)",
           e);
     }
   }

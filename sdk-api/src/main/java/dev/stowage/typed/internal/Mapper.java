@@ -41,7 +41,6 @@ public final class Mapper<T> {
   private final ClassModel model;
   private final Property[] properties;
   private final Property[] inNameOrder;
-  private final int capacity;
   private final Map<String, Property> byField = new LinkedHashMap<>();
   private final Map<String, Property> byAttribute = new LinkedHashMap<>();
   private final Property partition;
@@ -49,18 +48,22 @@ public final class Mapper<T> {
   private final Property version;
   private final TableSpec spec;
   private final boolean named;
+  private final Property[] nested;
 
-  private Mapper(Class<T> type, Map<Class<?>, AttributeConverter<?>> converters, String tableName) {
+  private Mapper(
+      Class<T> type,
+      Map<Class<?>, AttributeConverter<?>> converters,
+      String tableName,
+      java.lang.invoke.MethodHandles.Lookup caller) {
     this.type = type;
     try {
-      this.model = new ModelFactory(converters).model(type);
+      this.model = new ModelFactory(converters, caller).model(type);
     } catch (ModelFactory.MappingException e) {
       throw new InvalidRequestException(e.getMessage(), e.getCause());
     }
     this.properties = model.properties().toArray(new Property[0]);
     this.inNameOrder = properties.clone();
     Arrays.sort(inNameOrder, Comparator.comparing(Property::attribute, Utf8Order.COMPARATOR));
-    this.capacity = properties.length * 4 / 3 + 1;
     Property p = null;
     Property s = null;
     Property v = null;
@@ -115,6 +118,13 @@ public final class Mapper<T> {
             ? tableName
             : table != null ? table.value() : type.getSimpleName().toLowerCase(Locale.ROOT);
     this.spec = buildSpec(name);
+    List<Property> maps = new ArrayList<>();
+    for (Property prop : properties) {
+      if (prop != partition && prop != sort && prop.codec() instanceof ClassModel.NestedCodec) {
+        maps.add(prop);
+      }
+    }
+    this.nested = maps.toArray(new Property[0]);
   }
 
   /**
@@ -126,7 +136,21 @@ public final class Mapper<T> {
    */
   public static <T> Mapper<T> create(
       Class<T> type, Map<Class<?>, AttributeConverter<?>> converters, String tableName) {
-    return new Mapper<>(type, converters, tableName);
+    return new Mapper<>(type, converters, tableName, null);
+  }
+
+  /**
+   * Maps a class through a lookup the application made in its own module.
+   *
+   * @param caller the application's lookup, or null for Stowage's own (the class's package must
+   *     then be open to {@code dev.stowage})
+   */
+  public static <T> Mapper<T> create(
+      Class<T> type,
+      Map<Class<?>, AttributeConverter<?>> converters,
+      String tableName,
+      java.lang.invoke.MethodHandles.Lookup caller) {
+    return new Mapper<>(type, converters, tableName, caller);
   }
 
   private InvalidRequestException fail(Property p, String why) {
@@ -245,7 +269,10 @@ public final class Mapper<T> {
 
   /** The item of an instance. @throws InvalidRequestException naming the field that fails */
   public Item toItem(T instance) {
-    LinkedHashMap<String, AttributeValue> b = new LinkedHashMap<>(capacity);
+    int n = inNameOrder.length;
+    String[] names = new String[n];
+    AttributeValue[] values = new AttributeValue[n];
+    int size = 0;
     for (Property p : inNameOrder) {
       AttributeValue v;
       try {
@@ -256,15 +283,16 @@ public final class Mapper<T> {
             e.getCause());
       }
       if (v != null) {
-        b.put(p.attribute(), v);
+        names[size] = p.attribute();
+        values[size++] = v;
       } else if (p == partition || p == sort) {
         throw new InvalidRequestException(
             "cannot store " + type.getSimpleName() + ": key field '" + p.field() + "' is null");
       }
     }
     // Names were validated when the class was mapped, values by their constructors, and the
-    // properties are walked in the item's own name order: the map is the item as it is.
-    return ItemAccess.ofOrdered(b);
+    // properties are walked in the item's own name order: the arrays are the item as it is.
+    return ItemAccess.ofSorted(names, values, size);
   }
 
   /**
@@ -389,6 +417,70 @@ public final class Mapper<T> {
   /** True if the field is the partition or sort key. */
   public boolean isKey(Property p) {
     return p == partition || p == sort;
+  }
+
+  /** True if a field holds a nested record or class (stored as a map another writer may extend). */
+  public boolean hasNested() {
+    return nested.length > 0;
+  }
+
+  /**
+   * {@code fresh} (an item {@link #toItem} made) with the keys of {@code current}'s nested maps
+   * that the nested classes do not map merged in, at every level; see {@code ClassModel.merge}.
+   */
+  public Item mergeNested(Item fresh, Item current) {
+    Item.Builder b = null;
+    for (Property p : nested) {
+      if (fresh.attributes().get(p.attribute()) instanceof AttributeValue.MapValue f
+          && current.attributes().get(p.attribute()) instanceof AttributeValue.MapValue old) {
+        AttributeValue.MapValue merged = ((ClassModel.NestedCodec) p.codec()).model().merge(f, old);
+        if (merged != f) {
+          if (b == null) {
+            b = fresh.toBuilder();
+          }
+          b.put(p.attribute(), merged);
+        }
+      }
+    }
+    return b == null ? fresh : b.build();
+  }
+
+  /**
+   * The condition that the nested maps a put merged are still as {@code current} (null: no item)
+   * held them: each plain nested attribute equal to its value then, or absent if it was. Null when
+   * no nested attribute can be compared: compressed and encrypted values are stored in a form no
+   * condition compares.
+   */
+  public dev.stowage.query.Condition nestedUnchanged(Item current) {
+    List<dev.stowage.query.Condition> all = new ArrayList<>();
+    for (Property p : nested) {
+      if (p.policy().encoded()) {
+        continue;
+      }
+      AttributeValue v = current == null ? null : current.attributes().get(p.attribute());
+      all.add(
+          v == null
+              ? dev.stowage.query.Condition.notExists(p.attribute())
+              : dev.stowage.query.Condition.eq(p.attribute(), v));
+    }
+    return all.isEmpty()
+        ? null
+        : all.size() == 1
+            ? all.get(0)
+            : dev.stowage.query.Condition.and(all.toArray(new dev.stowage.query.Condition[0]));
+  }
+
+  /** True if the plain (comparable) nested maps of two items, either null if absent, are equal. */
+  public boolean sameNested(Item a, Item b) {
+    for (Property p : nested) {
+      if (!p.policy().encoded()
+          && !java.util.Objects.equals(
+              a == null ? null : a.attributes().get(p.attribute()),
+              b == null ? null : b.attributes().get(p.attribute()))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The version field, or null. */

@@ -39,8 +39,19 @@ final class ModelFactory {
   private final Map<Class<?>, AttributeConverter<?>> converters;
   private final Map<Class<?>, ClassModel> models = new HashMap<>();
 
-  ModelFactory(Map<Class<?>, AttributeConverter<?>> converters) {
+  private final MethodHandles.Lookup caller;
+
+  /**
+   * @param caller a lookup the application made in its own module, or null to reach its classes
+   *     through Stowage's own module (which needs their packages open to it)
+   */
+  ModelFactory(Map<Class<?>, AttributeConverter<?>> converters, MethodHandles.Lookup caller) {
     this.converters = Map.copyOf(converters);
+    this.caller = caller;
+  }
+
+  private MethodHandles.Lookup lookupOf(Class<?> type) {
+    return Handles.lookup(type, caller);
   }
 
   /** A class that cannot be mapped; the message names the class and field. */
@@ -82,7 +93,7 @@ final class ModelFactory {
     models.put(type, m);
     MethodHandles.Lookup lookup;
     try {
-      lookup = Handles.lookup(type);
+      lookup = lookupOf(type);
     } catch (IllegalArgumentException e) {
       throw new MappingException(type, null, e.getMessage(), e);
     }
@@ -171,8 +182,8 @@ final class ModelFactory {
     m.complete(props, instantiator(type, lookup, fields), defaults);
   }
 
-  private static MethodHandles.Lookup lookup(MethodHandles.Lookup own, Class<?> declaring) {
-    return declaring == own.lookupClass() ? own : Handles.lookup(declaring);
+  private MethodHandles.Lookup lookup(MethodHandles.Lookup own, Class<?> declaring) {
+    return declaring == own.lookupClass() ? own : lookupOf(declaring);
   }
 
   /**
@@ -259,14 +270,14 @@ final class ModelFactory {
                 + ")",
             null);
       }
-      setters.add(Handles.setter(Handles.lookup(m.getDeclaringClass()), m));
+      setters.add(Handles.setter(lookupOf(m.getDeclaringClass()), m));
     }
     Method build = method(b, "build");
     if (build == null || !type.isAssignableFrom(build.getReturnType())) {
       throw new MappingException(
           type, null, "its builder " + b.getName() + " has no build()", null);
     }
-    Function<Object, Object> finish = Handles.getter(Handles.lookup(b), build);
+    Function<Object, Object> finish = Handles.getter(lookupOf(b), build);
     int n = setters.size();
     @SuppressWarnings("unchecked")
     BiFunction<Object, Object, Object>[] set = setters.toArray(new BiFunction[0]);

@@ -76,7 +76,8 @@ public final class AzureErrors {
       return new InvalidRequestException(message + ": " + e.getMessage(), e);
     }
     if (status == 503 || status == 429 || code.equals("ServerBusy")) {
-      return new ThrottledException(message, retryAfter(e), e);
+      ThrottledException.Details d = throttle(e);
+      return new ThrottledException(message + " — " + d.describe(), retryAfter(e), d, e);
     }
     if (status >= 500 || status == 408) {
       return new UnavailableException(message, e);
@@ -104,6 +105,34 @@ public final class AzureErrors {
       return new NotFoundException(message + ": " + firstLine(e), e);
     }
     return new InvalidRequestException(message + ": " + firstLine(e), e);
+  }
+
+  /**
+   * What a ServerBusy says: "Ingress/Egress/Operations per second is over the account limit" is the
+   * account's scalability target; any other (the usual "The server is currently unable to receive
+   * requests") is the partition's, the one partition server a PartitionKey range lives on.
+   */
+  static ThrottledException.Details throttle(Throwable e) {
+    String text = String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT);
+    String code = code(e);
+    String said = code.isEmpty() ? "503" : code;
+    if (text.contains("account limit")) {
+      ThrottledException.Access access =
+          text.contains("ingress")
+              ? ThrottledException.Access.WRITE
+              : text.contains("egress")
+                  ? ThrottledException.Access.READ
+                  : ThrottledException.Access.UNKNOWN;
+      return new ThrottledException.Details(
+          ThrottledException.Reason.ACCOUNT_LIMIT, access, "account", null, null, said);
+    }
+    return new ThrottledException.Details(
+        ThrottledException.Reason.HOT_PARTITION,
+        ThrottledException.Access.UNKNOWN,
+        "partition",
+        null,
+        null,
+        said);
   }
 
   private static String firstLine(Throwable e) {

@@ -28,7 +28,8 @@ public final class Errors {
       return new ConflictException(text, e);
     }
     if (reason.equals("RESOURCE_EXHAUSTED") || code == 429) {
-      return new ThrottledException(text, e);
+      ThrottledException.Details d = throttle(message);
+      return new ThrottledException(text + " — " + d.describe(), null, d, e);
     }
     if (reason.equals("UNAVAILABLE")
         || reason.equals("DEADLINE_EXCEEDED")
@@ -49,6 +50,21 @@ public final class Errors {
       return new UnavailableException(text, e);
     }
     return new InvalidRequestException(text, e);
+  }
+
+  /**
+   * What a RESOURCE_EXHAUSTED says: a quota ("Quota exceeded", per-project limits) is the
+   * project's; otherwise the service is shedding load, as when traffic to a new key range ramps up
+   * faster than the 500/50/5 rule allows.
+   */
+  static ThrottledException.Details throttle(String message) {
+    String m = message.toLowerCase(Locale.ROOT);
+    ThrottledException.Reason r =
+        m.contains("quota")
+            ? ThrottledException.Reason.ACCOUNT_LIMIT
+            : ThrottledException.Reason.SERVER_BUSY;
+    return new ThrottledException.Details(
+        r, ThrottledException.Access.UNKNOWN, null, null, null, "RESOURCE_EXHAUSTED");
   }
 
   /** True for the messages Datastore gives when an entity, property or key is too large. */

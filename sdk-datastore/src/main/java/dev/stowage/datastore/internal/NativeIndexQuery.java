@@ -56,6 +56,7 @@ final class NativeIndexQuery {
   private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
 
   private final Datastore datastore;
+  private final Billing billing;
   private final Entities entities;
   private final TableLayout table;
   private final IndexLayout ix;
@@ -64,8 +65,14 @@ final class NativeIndexQuery {
   private final String sortProperty;
 
   NativeIndexQuery(
-      Datastore datastore, Entities entities, TableLayout table, IndexLayout ix, DriverQuery q) {
+      Datastore datastore,
+      Entities entities,
+      Billing billing,
+      TableLayout table,
+      IndexLayout ix,
+      DriverQuery q) {
     this.datastore = datastore;
+    this.billing = billing;
     this.entities = entities;
     this.table = table;
     this.ix = ix;
@@ -229,6 +236,7 @@ final class NativeIndexQuery {
             out.add(entry);
           }
         }
+        billing.query(table, ix.name(), read);
         cursor = results.getCursorAfter();
       } catch (DatastoreException e) {
         throw Errors.translate("querying native index " + ix.name() + " of " + table.ref(), e);

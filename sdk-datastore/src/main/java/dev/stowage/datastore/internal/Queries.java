@@ -44,10 +44,13 @@ public final class Queries {
   private final Datastore datastore;
   private final Entities entities;
 
+  private final Billing billing;
+
   /** Queries through this client. */
-  public Queries(Datastore datastore, Entities entities) {
+  public Queries(Datastore datastore, Entities entities, Billing billing) {
     this.datastore = datastore;
     this.entities = entities;
+    this.billing = billing;
   }
 
   /** Runs a driver query. */
@@ -73,6 +76,7 @@ public final class Queries {
     Key key = entities.key(table, dev.stowage.item.Key.of(q.partition()));
     try {
       Entity e = datastore.get(key);
+      billing.reads(table, 1);
       return new QueryResult(e == null ? List.of() : List.of(entities.fromEntity(table, e)), false);
     } catch (DatastoreException e) {
       throw Errors.translate("querying " + Entities.describe(table), e);
@@ -121,7 +125,7 @@ public final class Queries {
                     new InvalidRequestException(
                         "table " + table.ref() + " has no index '" + q.index() + "'"));
     if (ix.isNative()) {
-      return new NativeIndexQuery(datastore, entities, table, ix, q).run();
+      return new NativeIndexQuery(datastore, entities, billing, table, ix, q).run();
     }
     Blob partition = blob(q.partition());
     String s = ix.sortAttribute();
@@ -216,6 +220,7 @@ public final class Queries {
       while (results.hasNext()) {
         items.add(entities.fromEntity(table, results.next()));
       }
+      billing.query(table, "", items.size());
       return items;
     } catch (DatastoreException e) {
       throw Errors.translate(what, e);

@@ -34,11 +34,13 @@ public final class Writes {
   private final Datastore datastore;
   private final Entities entities;
   private final KeyLocks locks = new KeyLocks();
+  private final Billing billing;
 
-  /** Writes through this client. */
-  public Writes(Datastore datastore, Entities entities) {
+  /** Writes through this client, reporting billable operations to {@code billing}. */
+  public Writes(Datastore datastore, Entities entities, Billing billing) {
     this.datastore = datastore;
     this.entities = entities;
+    this.billing = billing;
   }
 
   /** Stores an item if the expectation holds. */
@@ -57,16 +59,19 @@ public final class Writes {
         // remembers none is the entity read first: a version another client wrote since is
         // replaced unseen (see StorageDriver#put and docs/FORMAT.md). Reads do not count here: one
         // that raced an earlier write of this driver may have returned an older version.
+        int reads = 0;
         Entity template = entities.template(key);
         Entity previous = returnPrevious ? entities.lastWritten(key) : null;
         if ((returnPrevious && previous == null) || (template == null && table.adopted())) {
           template = datastore.get(key);
+          reads++;
           if (returnPrevious) {
             previous = template;
           }
         }
         Entity written = entities.toEntity(table, item, token, template);
         datastore.put(written);
+        billing.ops(table.ref(), reads, 1, 0);
         entities.written(written);
         return new WriteResult(previous(table, previous, returnPrevious), token);
       } catch (DatastoreException e) {
@@ -83,6 +88,7 @@ public final class Writes {
             Entity written = entities.toEntity(table, item, token, previous);
             tx.put(written);
             tx.commit();
+            billing.ops(table.ref(), 1, 1, 0);
             entities.written(written);
             return new WriteResult(previous(table, previous, returnPrevious), token);
           } catch (DatastoreException e) {
@@ -102,6 +108,7 @@ public final class Writes {
       try {
         entities.deleted(dsKey);
         datastore.delete(dsKey);
+        billing.ops(table.ref(), 0, 0, 1);
         return new WriteResult(Optional.empty(), null);
       } catch (DatastoreException e) {
         throw Errors.translate(what, e);
@@ -118,6 +125,7 @@ public final class Writes {
               tx.delete(dsKey);
             }
             tx.commit();
+            billing.ops(table.ref(), 1, 0, previous != null ? 1 : 0);
             entities.deleted(dsKey);
             return new WriteResult(previous(table, previous, returnPrevious), null);
           } catch (DatastoreException e) {
@@ -167,6 +175,7 @@ public final class Writes {
       }
       deleted.forEach(entities::deleted);
       batch.submit();
+      billing.ops(table.ref(), unknown.size(), written.size(), deleted.size());
       written.forEach(entities::written);
       return BatchWriteResult.DONE;
     } catch (DatastoreException e) {
@@ -212,6 +221,11 @@ public final class Writes {
         // A Check was verified above; the transaction keeps it true until commit.
       }
       tx.commit();
+      for (int i = 0; i < ops.size(); i++) {
+        TxOp op = ops.get(i);
+        billing.ops(
+            op.table(), 1, op instanceof TxOp.Put ? 1 : 0, op instanceof TxOp.Delete ? 1 : 0);
+      }
       written.forEach(entities::written);
       return null;
     } catch (DatastoreException e) {

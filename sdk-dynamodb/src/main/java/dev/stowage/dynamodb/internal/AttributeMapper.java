@@ -11,7 +11,6 @@ import dev.stowage.spi.StoredItems;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.core.SdkBytes;
@@ -24,49 +23,70 @@ import software.amazon.awssdk.core.SdkBytes;
 public final class AttributeMapper {
   private AttributeMapper() {}
 
-  /** The native value of a Stowage value. */
+  /**
+   * Shared native values: they are immutable. Values are made with the SDK's {@code createX}
+   * factories, which skip the builder (and its bookkeeping of which member is set) that {@code
+   * builder()} and {@code fromX} cost per value.
+   */
+  private static final software.amazon.awssdk.services.dynamodb.model.AttributeValue
+      NATIVE_TRUE = software.amazon.awssdk.services.dynamodb.model.AttributeValue.createBool(true),
+      NATIVE_FALSE =
+          software.amazon.awssdk.services.dynamodb.model.AttributeValue.createBool(false),
+      NATIVE_NULL = software.amazon.awssdk.services.dynamodb.model.AttributeValue.createNul(true);
+
+  /**
+   * The native value of a Stowage value. Scalars take the short path here, kept small so that it
+   * inlines where items are translated; lists, maps and sets the longer one.
+   */
   public static software.amazon.awssdk.services.dynamodb.model.AttributeValue toNative(
       AttributeValue v) {
-    var b = software.amazon.awssdk.services.dynamodb.model.AttributeValue.builder();
     if (v instanceof AttributeValue.StringValue s) {
-      return b.s(s.value()).build();
+      return software.amazon.awssdk.services.dynamodb.model.AttributeValue.createS(s.value());
     }
     if (v instanceof AttributeValue.NumberValue n) {
-      return b.n(number(n.value())).build();
-    }
-    if (v instanceof AttributeValue.BinaryValue bin) {
-      return b.b(SdkBytes.fromByteBuffer(bin.value().asReadOnlyBuffer())).build();
+      return software.amazon.awssdk.services.dynamodb.model.AttributeValue.createN(
+          number(n.value()));
     }
     if (v instanceof AttributeValue.BooleanValue bool) {
-      return b.bool(bool.value()).build();
+      return bool.value() ? NATIVE_TRUE : NATIVE_FALSE;
     }
     if (v instanceof AttributeValue.NullValue) {
-      return b.nul(true).build();
+      return NATIVE_NULL;
+    }
+    return composite(v);
+  }
+
+  private static software.amazon.awssdk.services.dynamodb.model.AttributeValue composite(
+      AttributeValue v) {
+    if (v instanceof AttributeValue.BinaryValue bin) {
+      return software.amazon.awssdk.services.dynamodb.model.AttributeValue.createB(
+          SdkBytes.fromByteBuffer(bin.value().asReadOnlyBuffer()));
     }
     if (v instanceof AttributeValue.ListValue l) {
       List<software.amazon.awssdk.services.dynamodb.model.AttributeValue> out =
           new ArrayList<>(l.values().size());
       l.values().forEach(e -> out.add(toNative(e)));
-      return b.l(out).build();
+      return software.amazon.awssdk.services.dynamodb.model.AttributeValue.createL(out);
     }
     if (v instanceof AttributeValue.MapValue m) {
       Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> out =
           new HashMap<>(m.values().size() * 2);
       m.values().forEach((k, e) -> out.put(escapeMapKey(k), toNative(e)));
-      return b.m(out).build();
+      return software.amazon.awssdk.services.dynamodb.model.AttributeValue.createM(out);
     }
     if (v instanceof AttributeValue.StringSetValue ss) {
-      return b.ss(new ArrayList<>(ss.values())).build();
+      return software.amazon.awssdk.services.dynamodb.model.AttributeValue.createSs(
+          new ArrayList<>(ss.values()));
     }
     if (v instanceof AttributeValue.NumberSetValue ns) {
       List<String> out = new ArrayList<>(ns.values().size());
       ns.values().forEach(d -> out.add(number(d)));
-      return b.ns(out).build();
+      return software.amazon.awssdk.services.dynamodb.model.AttributeValue.createNs(out);
     }
     AttributeValue.BinarySetValue bs = (AttributeValue.BinarySetValue) v;
     List<SdkBytes> out = new ArrayList<>(bs.values().size());
     bs.values().forEach(x -> out.add(SdkBytes.fromByteBuffer(x.asReadOnlyBuffer())));
-    return b.bs(out).build();
+    return software.amazon.awssdk.services.dynamodb.model.AttributeValue.createBs(out);
   }
 
   /** The native map of a Stowage attribute map. */
@@ -113,14 +133,19 @@ public final class AttributeMapper {
   public static Item itemFrom(
       Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> item,
       String hidden) {
-    Map<String, AttributeValue> out = new LinkedHashMap<>(item.size() * 2);
-    item.forEach(
-        (k, v) -> {
-          if (!k.equals(hidden)) {
-            out.put(k, fromNative(v));
-          }
-        });
-    return StoredItems.of(out);
+    int n = item.size();
+    String[] names = new String[n];
+    AttributeValue[] values = new AttributeValue[n];
+    int i = 0;
+    for (Map.Entry<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> e :
+        item.entrySet()) {
+      String k = e.getKey();
+      if (!k.equals(hidden)) {
+        names[i] = k;
+        values[i++] = fromNative(e.getValue());
+      }
+    }
+    return StoredItems.of(names, values, i);
   }
 
   /** The Stowage value of a native value. */
@@ -134,7 +159,7 @@ public final class AttributeMapper {
       case S:
         return AttributeValue.of(v.s());
       case N:
-        return AttributeValue.of(new BigDecimal(v.n()));
+        return AttributeValue.of(parseNumber(v.n()));
       case B:
         return AttributeValue.of(Bytes.wrap(v.b().asByteArray()));
       case BOOL:
@@ -158,7 +183,7 @@ public final class AttributeMapper {
       case NS:
         {
           List<BigDecimal> out = new ArrayList<>(v.ns().size());
-          v.ns().forEach(n -> out.add(new BigDecimal(n)));
+          v.ns().forEach(n -> out.add(parseNumber(n)));
           return AttributeValue.numberSet(out);
         }
       case BS:
@@ -197,6 +222,30 @@ public final class AttributeMapper {
       }
     }
     return true;
+  }
+
+  /**
+   * A number's text as DynamoDB returns it: short integers (most numbers stored) through {@link
+   * Long#parseLong}, which is several times cheaper than {@link BigDecimal}'s parser, everything
+   * else (fractions, exponents, more than 18 digits) through that parser.
+   */
+  static BigDecimal parseNumber(String text) {
+    int len = text.length();
+    if (len > 0 && len <= 18) {
+      int i = text.charAt(0) == '-' ? 1 : 0;
+      boolean digits = i < len;
+      for (; i < len; i++) {
+        char c = text.charAt(i);
+        if (c < '0' || c > '9') {
+          digits = false;
+          break;
+        }
+      }
+      if (digits) {
+        return BigDecimal.valueOf(Long.parseLong(text));
+      }
+    }
+    return new BigDecimal(text);
   }
 
   /** DynamoDB's number text: plain digits where short, scientific notation otherwise. */

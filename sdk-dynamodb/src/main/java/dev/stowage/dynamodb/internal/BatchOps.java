@@ -18,7 +18,6 @@ import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.DeleteRequest;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
-import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
@@ -50,7 +49,7 @@ public final class BatchOps {
           client.batchGetItem(
               b ->
                   b.requestItems(Map.of(physical, ka))
-                      .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL));
+                      .returnConsumedCapacity(meter.learn(table, physical)));
     } catch (SdkException e) {
       throw Errors.translate("BatchGetItem " + physical, e);
     }
@@ -99,11 +98,15 @@ public final class BatchOps {
           client.batchWriteItem(
               b ->
                   b.requestItems(Map.of(physical, requests))
-                      .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL));
+                      .returnConsumedCapacity(meter.learn(table, physical)));
     } catch (SdkException e) {
       throw Errors.translate("BatchWriteItem " + physical, e);
     }
-    meter.recordAll(resp.consumedCapacity(), true);
+    boolean onlyDeletes = writes.stream().allMatch(w -> w instanceof WriteOp.Delete);
+    CapacityMeter.Kind kind = onlyDeletes ? CapacityMeter.Kind.DELETE : CapacityMeter.Kind.WRITE;
+    if (resp.consumedCapacity() != null) {
+      resp.consumedCapacity().forEach(c -> meter.record(c, kind));
+    }
     List<WriteRequest> left = resp.unprocessedItems().get(physical);
     if (left == null || left.isEmpty()) {
       return BatchWriteResult.DONE;

@@ -1,25 +1,131 @@
 package dev.stowage.dynamodb.internal;
 
+import dev.stowage.spi.CapacityListener;
+import dev.stowage.spi.IndexLayout;
+import dev.stowage.spi.TableLayout;
+import dev.stowage.spi.TableRef;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.DoubleAdder;
+import software.amazon.awssdk.services.dynamodb.model.Capacity;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 
-/** Accumulates the capacity units DynamoDB reports per physical table. Thread-safe. */
+/**
+ * Accumulates the capacity units DynamoDB reports per physical table, and passes each request's
+ * units to the store's {@link CapacityListener} under the logical table and, when DynamoDB broke
+ * them out, each index by its Stowage name. Thread-safe.
+ *
+ * <p>Every request asks for {@code TOTAL}; only a table with indexes whose store counts table
+ * metrics asks for {@code INDEXES}, the per-index breakdown, which makes each response a little
+ * larger.
+ */
 public final class CapacityMeter {
+  /** What a request did, for the listener's read/write/delete split. */
+  public enum Kind {
+    READ,
+    WRITE,
+    DELETE
+  }
+
   private final Map<String, DoubleAdder[]> perTable = new ConcurrentHashMap<>();
+  private final Map<String, Known> known = new ConcurrentHashMap<>();
+  private volatile CapacityListener listener = CapacityListener.NONE;
+  private volatile boolean listening;
+
+  /** A physical table: its logical reference and its indexes' physical to Stowage names. */
+  private record Known(TableRef ref, Map<String, String> indexes) {}
+
+  /** Where each request's units go from now on. */
+  public void listener(CapacityListener l) {
+    this.listener = l == null ? CapacityListener.NONE : l;
+    this.listening = l != null && l != CapacityListener.NONE;
+  }
+
+  /**
+   * Learns the logical table behind {@code physical} (called before every request; a lookup once
+   * known) and returns what to ask DynamoDB for.
+   */
+  public ReturnConsumedCapacity learn(TableLayout table, String physical) {
+    Known k = known.get(physical);
+    if (k == null || !k.ref().equals(table.ref())) {
+      Map<String, String> ix = new HashMap<>();
+      for (IndexLayout i : table.indexes()) {
+        ix.put(i.isNative() ? i.nativeName() : TableNames.indexName(i.name()), i.name());
+      }
+      k = new Known(table.ref(), Map.copyOf(ix));
+      known.put(physical, k);
+    }
+    return listening && !k.indexes().isEmpty()
+        ? ReturnConsumedCapacity.INDEXES
+        : ReturnConsumedCapacity.TOTAL;
+  }
 
   /** Records what a read ({@code write=false}) or write call consumed. */
   public void record(ConsumedCapacity c, boolean write) {
+    record(c, write ? Kind.WRITE : Kind.READ);
+  }
+
+  /** Records what a call of {@code kind} consumed. */
+  public void record(ConsumedCapacity c, Kind kind) {
     if (c == null || c.tableName() == null || c.capacityUnits() == null) {
       return;
     }
     DoubleAdder[] a =
         perTable.computeIfAbsent(
             c.tableName(), t -> new DoubleAdder[] {new DoubleAdder(), new DoubleAdder()});
-    a[write ? 1 : 0].add(c.capacityUnits());
+    a[kind == Kind.READ ? 0 : 1].add(c.capacityUnits());
+    if (!listening) {
+      return;
+    }
+    Known k = known.get(c.tableName());
+    if (k == null) {
+      return;
+    }
+    report(k.ref(), "", c.capacityUnits(), c.readCapacityUnits(), c.writeCapacityUnits(), kind);
+    if (c.hasGlobalSecondaryIndexes()) {
+      c.globalSecondaryIndexes().forEach((name, cap) -> index(k, name, cap, kind));
+    }
+    if (c.hasLocalSecondaryIndexes()) {
+      c.localSecondaryIndexes().forEach((name, cap) -> index(k, name, cap, kind));
+    }
+  }
+
+  private void index(Known k, String physicalIndex, Capacity cap, Kind kind) {
+    String name = k.indexes().getOrDefault(physicalIndex, physicalIndex);
+    report(
+        k.ref(),
+        name,
+        cap.capacityUnits(),
+        cap.readCapacityUnits(),
+        cap.writeCapacityUnits(),
+        kind);
+  }
+
+  private void report(
+      TableRef ref, String index, Double total, Double read, Double write, Kind kind) {
+    double r = read == null ? 0 : read;
+    double w = write == null ? 0 : write;
+    if (read == null && write == null && total != null) {
+      // DynamoDB Local and TOTAL responses give the sum only: it is all of the call's kind.
+      if (kind == Kind.READ) {
+        r = total;
+      } else {
+        w = total;
+      }
+    }
+    try {
+      if (kind == Kind.DELETE) {
+        listener.consumed(ref, index, r, 0, w);
+      } else {
+        listener.consumed(ref, index, r, w, 0);
+      }
+    } catch (RuntimeException ignored) {
+      // Metrics never fail a request.
+    }
   }
 
   /** Records several entries (batch and transaction calls report one per table). */

@@ -19,6 +19,7 @@ import software.amazon.awssdk.services.dynamodb.model.ItemCollectionSizeLimitExc
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
 import software.amazon.awssdk.services.dynamodb.model.RequestLimitExceededException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.ThrottlingException;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.TransactionConflictException;
 import software.amazon.awssdk.services.dynamodb.model.TransactionInProgressException;
@@ -41,8 +42,9 @@ public final class Errors {
       return cancelled(what, tce);
     }
     if (e instanceof ProvisionedThroughputExceededException
-        || e instanceof RequestLimitExceededException) {
-      return new ThrottledException(msg, e);
+        || e instanceof RequestLimitExceededException
+        || e instanceof ThrottlingException) {
+      return Throttles.translate(msg, (AwsServiceException) e);
     }
     if (e instanceof ResourceNotFoundException) {
       return new NotFoundException(msg, e);
@@ -58,7 +60,7 @@ public final class Errors {
       if (ase.isThrottlingException()
           || "ThrottlingException".equals(code)
           || "ThrottlingError".equals(code)) {
-        return new ThrottledException(msg, e);
+        return Throttles.translate(msg, ase);
       }
       if (ase.statusCode() >= 500) {
         return new UnavailableException(msg, e);

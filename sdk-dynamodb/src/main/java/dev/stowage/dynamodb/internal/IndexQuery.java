@@ -18,7 +18,6 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
-import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 
 /**
  * One index query. A GSI orders entries by its sort attribute but leaves entries with equal sort
@@ -160,7 +159,7 @@ final class IndexQuery {
             .expressionAttributeValues(ex.attributeValuesOrNull())
             .scanIndexForward(!q.descending())
             .limit(limit)
-            .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL);
+            .returnConsumedCapacity(meter.learn(table, physical));
     if (start != null) {
       req.exclusiveStartKey(start);
     }

@@ -18,7 +18,6 @@ import software.amazon.awssdk.services.dynamodb.model.DeleteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
@@ -43,7 +42,7 @@ public final class ItemOps {
                   b.tableName(physical)
                       .key(AttributeMapper.keyOf(table.keySchema(), key))
                       .consistentRead(consistent)
-                      .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL));
+                      .returnConsumedCapacity(meter.learn(table, physical)));
     } catch (SdkException e) {
       throw Errors.translate("GetItem " + physical, e);
     }
@@ -64,7 +63,7 @@ public final class ItemOps {
             .tableName(physical)
             .item(Stored.toWrite(item, token))
             .returnValues(returnPrevious ? ReturnValue.ALL_OLD : ReturnValue.NONE)
-            .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL);
+            .returnConsumedCapacity(meter.learn(table, physical));
     if (cond != null) {
       req.conditionExpression(cond)
           .expressionAttributeNames(ex.attributeNamesOrNull())
@@ -91,7 +90,7 @@ public final class ItemOps {
             .tableName(physical)
             .key(AttributeMapper.keyOf(table.keySchema(), key))
             .returnValues(returnPrevious ? ReturnValue.ALL_OLD : ReturnValue.NONE)
-            .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL);
+            .returnConsumedCapacity(meter.learn(table, physical));
     if (cond != null) {
       req.conditionExpression(cond)
           .expressionAttributeNames(ex.attributeNamesOrNull())
@@ -103,7 +102,7 @@ public final class ItemOps {
     } catch (SdkException e) {
       throw Errors.translate("DeleteItem " + physical, e);
     }
-    meter.record(resp.consumedCapacity(), true);
+    meter.record(resp.consumedCapacity(), CapacityMeter.Kind.DELETE);
     return new WriteResult(previous(returnPrevious, resp.hasAttributes(), resp.attributes()), null);
   }
 
@@ -119,7 +118,7 @@ public final class ItemOps {
             .key(AttributeMapper.keyOf(table.keySchema(), key))
             .updateExpression(updateExpression)
             .returnValues(ReturnValue.ALL_NEW)
-            .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL);
+            .returnConsumedCapacity(meter.learn(table, physical));
     if (condition != null) {
       req.conditionExpression(ex.condition(condition));
     }

@@ -23,7 +23,6 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
-import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 
@@ -97,7 +96,7 @@ public final class QueryRunner {
               .scanIndexForward(!q.descending())
               .consistentRead(q.consistentRead())
               .limit(q.limit() - out.size())
-              .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL);
+              .returnConsumedCapacity(meter.learn(table, physical));
       if (start != null) {
         req.exclusiveStartKey(start);
       }
@@ -221,7 +220,7 @@ public final class QueryRunner {
               .tableName(physical)
               .limit(s.limit() - out.size())
               .consistentRead(s.consistentRead())
-              .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL);
+              .returnConsumedCapacity(meter.learn(table, physical));
       if (start != null) {
         req.exclusiveStartKey(start);
       }

@@ -55,11 +55,16 @@ public final class TransactionOps {
       }
       items.add(item(layout, physicalNames.apply(layout), op));
     }
+    ReturnConsumedCapacity asked = ReturnConsumedCapacity.TOTAL;
+    for (TableLayout l : layouts) {
+      if (meter.learn(l, physicalNames.apply(l)) == ReturnConsumedCapacity.INDEXES) {
+        asked = ReturnConsumedCapacity.INDEXES;
+      }
+    }
+    ReturnConsumedCapacity ask = asked;
     TransactWriteItemsResponse resp;
     try {
-      resp =
-          client.transactWriteItems(
-              b -> b.transactItems(items).returnConsumedCapacity(ReturnConsumedCapacity.TOTAL));
+      resp = client.transactWriteItems(b -> b.transactItems(items).returnConsumedCapacity(ask));
     } catch (SdkException e) {
       throw Errors.translate("TransactWriteItems", e);
     }

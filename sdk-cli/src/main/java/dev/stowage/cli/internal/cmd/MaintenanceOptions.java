@@ -9,8 +9,8 @@ import picocli.CommandLine.Option;
 
 /**
  * The options every command that runs a {@link MaintenanceJob} shares ({@code --dry-run}, {@code
- * --rate}, {@code --page-size}, {@code --resume}), and the run itself: a progress bar, and on
- * failure the token to resume from.
+ * --rate}, {@code --page-size}, {@code --resume}, {@code --parallelism}), and the run itself: a
+ * progress bar, and on failure the token to resume from.
  */
 public final class MaintenanceOptions {
   @Option(names = "--dry-run", description = "Count what would be rewritten; write nothing.")
@@ -24,6 +24,14 @@ public final class MaintenanceOptions {
 
   @Option(names = "--resume", description = "Resume an interrupted job from its token.")
   String resume;
+
+  @Option(
+      names = {"--parallelism", "--segments"},
+      defaultValue = "4",
+      description =
+          "Segments of the table walked at once (1 to 256) where the backend scans in segments;"
+              + " a resumed job continues the segments of its token.")
+  int parallelism;
 
   /**
    * Runs the job that {@code start} creates (or resumes) with these options.
@@ -44,6 +52,9 @@ public final class MaintenanceOptions {
     if (pageSize < 1 || pageSize > 1000) {
       throw new CliException("--page-size must be 1 to 1000");
     }
+    if (parallelism < 1 || parallelism > 256) {
+      throw new CliException("--parallelism must be 1 to 256");
+    }
     ProgressBar bar = new ProgressBar(main.err(), "scanned", 0, ProgressBar.terminal());
     String[] token = {null};
     MaintenanceJob.Options options =
@@ -54,7 +65,8 @@ public final class MaintenanceOptions {
             p -> {
               token[0] = p.resumeToken();
               bar.update(p.scanned(), status.apply(p));
-            });
+            },
+            parallelism);
     MaintenanceJob job = resume == null ? start.apply(options) : resumeFrom.apply(resume, options);
     MaintenanceJob.Progress done;
     try {

@@ -7,13 +7,22 @@ import dev.stowage.cli.internal.ProgressBar;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.overflow.OverflowSweeper;
+import dev.stowage.spi.Capability;
 import dev.stowage.spi.DriverScan;
 import dev.stowage.spi.QueryResult;
+import dev.stowage.spi.ScanSegment;
+import dev.stowage.spi.SegmentPage;
+import dev.stowage.spi.SegmentScan;
+import dev.stowage.spi.StorageDriver;
 import dev.stowage.spi.StoredItem;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -42,8 +51,19 @@ public final class SweepCommand implements Callable<Integer> {
   @Option(names = "--dry-run", description = "Count the orphans; delete nothing.")
   boolean dryRun;
 
+  @Option(
+      names = "--parallelism",
+      defaultValue = "4",
+      description =
+          "Segments of the table read concurrently while collecting the blobs items reference"
+              + " (1 to 256; backends without segmented scans are read by one thread).")
+  int parallelism;
+
   @Override
   public Integer call() {
+    if (parallelism < 1 || parallelism > 256) {
+      throw new CliException("--parallelism must be 1 to 256");
+    }
     if (grace.isNegative()) {
       throw new CliException("--grace must not be negative");
     }
@@ -55,7 +75,7 @@ public final class SweepCommand implements Callable<Integer> {
       ProgressBar bar = new ProgressBar(main.err(), "blobs listed", 0, ProgressBar.terminal());
       OverflowSweeper.Report r =
           OverflowSweeper.builder(store.blobs(), store.layout().ref())
-              .liveItems(() -> storedItems(store))
+              .liveItems(() -> storedItems(store, parallelism))
               .gracePeriod(grace)
               .dryRun(dryRun)
               .progress(p -> bar.update(p.listed(), p.orphaned() + " orphaned"))
@@ -86,8 +106,51 @@ public final class SweepCommand implements Callable<Integer> {
     }
   }
 
-  /** Every stored item of the table, read raw page by page. */
-  private static Stream<Item> storedItems(OpenedStore store) {
+  /**
+   * Every stored item of the table, read raw: in {@code parallelism} segments read concurrently
+   * where the driver scans in segments, else page by page.
+   */
+  private static Stream<Item> storedItems(OpenedStore store, int parallelism) {
+    StorageDriver driver = store.driver();
+    if (parallelism > 1 && driver.capabilities().contains(Capability.SEGMENTED_SCANS)) {
+      List<ScanSegment> plan = driver.segments(store.layout(), null, parallelism);
+      List<Item> all = java.util.Collections.synchronizedList(new ArrayList<>());
+      ExecutorService pool = Executors.newFixedThreadPool(parallelism);
+      try {
+        List<Future<?>> reads = new ArrayList<>();
+        for (ScanSegment segment : plan) {
+          reads.add(
+              pool.submit(
+                  () -> {
+                    String checkpoint = null;
+                    while (true) {
+                      SegmentPage page =
+                          driver.scanSegment(
+                              store.layout(), new SegmentScan(segment, 500, checkpoint, true));
+                      page.items().forEach(s -> all.add(s.item()));
+                      if (page.done()) {
+                        return;
+                      }
+                      checkpoint = page.checkpoint();
+                    }
+                  }));
+        }
+        for (Future<?> f : reads) {
+          f.get();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new CliException("interrupted while reading the table");
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof RuntimeException re) {
+          throw re;
+        }
+        throw new IllegalStateException(e.getCause());
+      } finally {
+        pool.shutdownNow();
+      }
+      return all.stream();
+    }
     List<Item> all = new ArrayList<>();
     Key start = null;
     while (true) {

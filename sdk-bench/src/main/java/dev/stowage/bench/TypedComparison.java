@@ -1,0 +1,233 @@
+package dev.stowage.bench;
+
+import dev.stowage.Stowage;
+import dev.stowage.Table;
+import dev.stowage.dynamodb.DynamoDbDriver;
+import dev.stowage.dynamodb.internal.AttributeMapper;
+import dev.stowage.item.Item;
+import dev.stowage.item.Key;
+import dev.stowage.typed.TypedSchema;
+import dev.stowage.typed.TypedTable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.enhanced.dynamodb.TableSchema;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * Issue 18's comparisons with the sides alternating in blocks in one JVM ({@link Alternating}), so
+ * that load on a shared machine moves both sides alike (separate JMH forks, as in {@link
+ * TypedMappingBench} and {@link TypedDynamoDbBench}, cannot promise that):
+ *
+ * <ul>
+ *   <li>{@code mapping}: record or immutable class to DynamoDB's attribute map and back through
+ *       Stowage's typed schema and the DynamoDB driver's translation, against the Enhanced Client's
+ *       {@code TableSchema.fromImmutableClass} on the same class (target at most 1.0); Stowage's
+ *       {@code Item} to and from the map against {@code TableSchema.fromBean} (target at most 1.2);
+ *   <li>{@code dynamodb}: {@code TypedTable.get}/{@code put} of the record against {@code
+ *       Table.get}/{@code put} of the same item on one DynamoDB Local (target at most 1.05).
+ * </ul>
+ *
+ * <pre>
+ * java -cp sdk-bench/target/benchmarks.jar dev.stowage.bench.TypedComparison mapping \
+ *     --rounds 5 --block 200 --warmup 1000
+ * </pre>
+ */
+public final class TypedComparison {
+  private static final String TOKEN_ATTRIBUTE = "stowage:tok";
+
+  /** Where results go so that the JIT cannot drop the work that made them. */
+  static Object sink;
+
+  private TypedComparison() {}
+
+  public static void main(String[] argv) {
+    if (argv.length == 0 || !List.of("mapping", "dynamodb").contains(argv[0])) {
+      throw new IllegalArgumentException(
+          "usage: TypedComparison mapping|dynamodb [--rounds N --block MS --warmup MS]");
+    }
+    Alternating.Args args = Alternating.Args.parse(Arrays.copyOfRange(argv, 1, argv.length));
+    Alternating alt = args.harness();
+    List<String> results = argv[0].equals("mapping") ? mapping(alt) : dynamodb(alt);
+    System.out.println();
+    System.out.print(Alternating.header(args.rounds));
+    results.forEach(System.out::print);
+  }
+
+  private static List<String> mapping(Alternating alt) {
+    TableSchema<TypedUser> enhanced = TableSchema.fromImmutableClass(TypedUser.class);
+    TableSchema<BenchUser> enhancedBean = TableSchema.fromBean(BenchUser.class);
+    TypedSchema<TypedUser> typedImmutable = TypedSchema.of(TypedUser.class);
+    TypedSchema<TypedUserRecord> typedRecord = TypedSchema.of(TypedUserRecord.class);
+    int n = 64;
+    TypedUserRecord[] records = new TypedUserRecord[n];
+    TypedUser[] immutables = new TypedUser[n];
+    BenchUser[] beans = new BenchUser[n];
+    Item[] items = new Item[n];
+    List<Map<String, AttributeValue>> stored = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      String pk = SmallItems.partition("u", i);
+      records[i] = TypedUserRecord.of(pk, i);
+      immutables[i] = TypedUser.of(records[i]);
+      beans[i] = SmallItems.bean(pk, i);
+      items[i] = SmallItems.stowage(pk, i);
+      stored.add(SmallItems.raw(pk, i));
+      // Compared as items: numbers are equal by value ("1E+3" is "1000").
+      Item typedMap = read(AttributeMapper.toNative(typedRecord.toItem(records[i]).attributes()));
+      if (!typedMap.equals(read(enhanced.itemToMap(immutables[i], true)))
+          || !typedMap.equals(read(enhancedBean.itemToMap(beans[i], true)))
+          || !typedMap.equals(read(AttributeMapper.toNative(items[i].attributes())))
+          || !typedMap.equals(read(stored.get(i)))
+          || !typedRecord
+              .fromItem(AttributeMapper.itemFrom(stored.get(i), TOKEN_ATTRIBUTE))
+              .equals(records[i])
+          || !AttributeMapper.itemFrom(stored.get(i), TOKEN_ATTRIBUTE).equals(items[i])) {
+        throw new IllegalStateException("the mappings disagree on item " + i);
+      }
+    }
+    List<String> out = new ArrayList<>();
+    out.add(
+        alt.compare(
+            "typed record to map vs Enhanced fromImmutableClass",
+            "",
+            i -> sink = AttributeMapper.toNative(typedRecord.toItem(records[i & 63]).attributes()),
+            i -> sink = enhanced.itemToMap(immutables[i & 63], true),
+            1.0));
+    out.add(
+        alt.compare(
+            "typed immutable to map vs Enhanced fromImmutableClass",
+            "",
+            i ->
+                sink =
+                    AttributeMapper.toNative(
+                        typedImmutable.toItem(immutables[i & 63]).attributes()),
+            i -> sink = enhanced.itemToMap(immutables[i & 63], true),
+            1.0));
+    out.add(
+        alt.compare(
+            "typed record from map vs Enhanced fromImmutableClass",
+            "",
+            i ->
+                sink =
+                    typedRecord.fromItem(
+                        AttributeMapper.itemFrom(stored.get(i & 63), TOKEN_ATTRIBUTE)),
+            i -> sink = enhanced.mapToItem(stored.get(i & 63)),
+            1.0));
+    out.add(
+        alt.compare(
+            "typed immutable from map vs Enhanced fromImmutableClass",
+            "",
+            i ->
+                sink =
+                    typedImmutable.fromItem(
+                        AttributeMapper.itemFrom(stored.get(i & 63), TOKEN_ATTRIBUTE)),
+            i -> sink = enhanced.mapToItem(stored.get(i & 63)),
+            1.0));
+    out.add(
+        alt.compare(
+            "translation Item to map vs Enhanced fromBean",
+            "",
+            i -> sink = AttributeMapper.toNative(items[i & 63].attributes()),
+            i -> sink = enhancedBean.itemToMap(beans[i & 63], true),
+            1.2));
+    out.add(
+        alt.compare(
+            "translation Item from map vs Enhanced fromBean",
+            "",
+            i -> sink = AttributeMapper.itemFrom(stored.get(i & 63), TOKEN_ATTRIBUTE),
+            i -> sink = enhancedBean.mapToItem(stored.get(i & 63)),
+            1.2));
+    return out;
+  }
+
+  private static Item read(Map<String, AttributeValue> stored) {
+    return AttributeMapper.itemFrom(stored, TOKEN_ATTRIBUTE);
+  }
+
+  private static List<String> dynamodb(Alternating alt) {
+    int partitions = TypedDynamoDbBench.PARTITIONS;
+    int perPartition = TypedDynamoDbBench.PER_PARTITION;
+    List<String> out = new ArrayList<>();
+    try (DynamoLocal local = DynamoLocal.start()) {
+      Stowage stowage = Stowage.builder(DynamoDbDriver.create(local.client())).build();
+      TypedTable<TypedUserRecord> typed = stowage.ensureTable(TypedUserRecord.class);
+      Table table = typed.table();
+      List<Item> items = new ArrayList<>();
+      for (int p = 0; p < partitions; p++) {
+        for (int s = 0; s < perPartition; s++) {
+          items.add(SmallItems.stowage(SmallItems.partition("u", p), s));
+        }
+      }
+      table.batchPut(items);
+      out.add(
+          alt.compare(
+              "dynamodb typed get vs untyped",
+              "",
+              i ->
+                  sink =
+                      typed
+                          .get(
+                              typed.key(
+                                  SmallItems.partition("u", i % partitions),
+                                  (long) (i % perPartition)))
+                          .orElseThrow(),
+              i ->
+                  sink =
+                      table
+                          .get(Key.of(SmallItems.partition("u", i % partitions), i % perPartition))
+                          .orElseThrow(),
+              1.05));
+      out.add(
+          alt.compare(
+              "dynamodb typed put vs untyped",
+              "",
+              i -> {
+                long sk = i % perPartition;
+                String pk = SmallItems.partition("typ", i % partitions);
+                sink =
+                    typed.put(
+                        new TypedUserRecord(
+                            pk,
+                            sk,
+                            "Ada Lovelace the " + sk + "th",
+                            pk.replace('#', '.') + "." + sk + "@example.org",
+                            (int) (20 + sk % 50),
+                            sk % 3 != 0,
+                            1000 + sk * 37,
+                            "London"));
+              },
+              i ->
+                  table.put(
+                      SmallItems.stowage(
+                          SmallItems.partition("unt", i % partitions), i % perPartition)),
+              1.05));
+      out.add(
+          alt.compare(
+              "dynamodb typed replace vs untyped put",
+              "",
+              i -> {
+                long sk = i % perPartition;
+                String pk = SmallItems.partition("rep", i % partitions);
+                sink =
+                    typed.replace(
+                        new TypedUserRecord(
+                            pk,
+                            sk,
+                            "Ada Lovelace the " + sk + "th",
+                            pk.replace('#', '.') + "." + sk + "@example.org",
+                            (int) (20 + sk % 50),
+                            sk % 3 != 0,
+                            1000 + sk * 37,
+                            "London"));
+              },
+              i ->
+                  table.put(
+                      SmallItems.stowage(
+                          SmallItems.partition("unt", i % partitions), i % perPartition)),
+              1.05));
+      stowage.close();
+    }
+    return out;
+  }
+}
