@@ -1,0 +1,169 @@
+package dev.stowage.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.stowage.codec.Codecs;
+import dev.stowage.item.Item;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The console's security model and JSON API over plain HTTP, on the memory driver. */
+class ConsoleHttpTest {
+  final HttpClient http = HttpClient.newHttpClient();
+  ConsoleFixture fixture;
+  Console console;
+
+  @BeforeEach
+  void start() {
+    fixture = new ConsoleFixture(ConsoleFixture.Where.MEMORY, null);
+    console = fixture.console();
+  }
+
+  @AfterEach
+  void stop() {
+    console.close();
+    fixture.close();
+  }
+
+  HttpResponse<String> get(String url) throws IOException, InterruptedException {
+    return http.send(
+        HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  HttpResponse<String> post(String url, String body) throws IOException, InterruptedException {
+    return http.send(
+        HttpRequest.newBuilder(URI.create(url))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void urlIsOnLoopbackWithARandomToken() {
+    URI url = console.url();
+    assertThat(url.getHost()).isEqualTo("127.0.0.1");
+    assertThat(url.getPath()).matches("/[A-Za-z0-9_-]{22}/");
+    try (Console other = fixture.console()) {
+      assertThat(other.url().getPath()).isNotEqualTo(url.getPath());
+      assertThat(other.port()).isNotEqualTo(console.port());
+    }
+  }
+
+  @Test
+  void everyRequestWithoutTheTokenIsForbidden() throws Exception {
+    String root = "http://127.0.0.1:" + console.port();
+    String token = console.url().getPath().substring(1, 23);
+    assertThat(get(console.url().toString()).statusCode()).isEqualTo(200);
+    assertThat(get(console.url() + "api/tables").statusCode()).isEqualTo(200);
+    assertThat(get(root + "/").statusCode()).isEqualTo(403);
+    assertThat(get(root + "/api/tables").statusCode()).isEqualTo(403);
+    assertThat(get(root + "/static/console.js").statusCode()).isEqualTo(403);
+    String wrong = token.substring(0, 21) + (token.charAt(21) == 'A' ? 'B' : 'A');
+    assertThat(get(root + "/" + wrong + "/api/tables").statusCode()).isEqualTo(403);
+    assertThat(get(root + "/" + wrong + "/").body()).doesNotContain("orders");
+    assertThat(post(root + "/" + wrong + "/api/tables/0/delete", "{}").statusCode()).isEqualTo(403);
+    assertThat(fixture.table.get(ConsoleFixture.key(0))).isPresent();
+  }
+
+  @Test
+  void aForeignHostHeaderIsForbidden() throws Exception {
+    // DNS rebinding: a page of evil.example resolved to 127.0.0.1 sends Host: evil.example.
+    try (Socket s = new Socket("127.0.0.1", console.port())) {
+      String request =
+          "GET "
+              + console.url().getPath()
+              + "api/tables HTTP/1.1\r\nHost: evil.example:"
+              + console.port()
+              + "\r\nConnection: close\r\n\r\n";
+      s.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+      String response = new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+      assertThat(response).startsWith("HTTP/1.1 403");
+    }
+  }
+
+  @Test
+  void listensOnTheLoopbackAddressOnly() {
+    // 127.0.0.2 is the loopback interface too: only a socket bound to 127.0.0.1 refuses it.
+    assertThatThrownBy(
+            () -> {
+              try (Socket s = new Socket()) {
+                s.connect(new InetSocketAddress("127.0.0.2", console.port()), 2000);
+              }
+            })
+        .isInstanceOf(ConnectException.class);
+  }
+
+  @Test
+  void itemsShowDecodedValuesAndStoredEnvelopes() throws Exception {
+    String key = URLEncoder.encode("{\"customer\":\"ada\",\"orderNo\":3}", StandardCharsets.UTF_8);
+    String body = get(console.url() + "api/tables/0/item?key=" + key).body();
+    assertThat(body)
+        .contains("\"text\":\"\\\"4111-0000-0000-0003\\\"\"")
+        .contains("\"kind\":\"encrypted\"")
+        .contains("\"kind\":\"compressed\"")
+        .contains("12345678901234567890.03")
+        .contains("encrypted envelope")
+        .contains("stowage:ix:byStatus");
+  }
+
+  @Test
+  void withoutKeysEncryptedValuesAreLabelledNotShown() throws Exception {
+    try (Console noKeys =
+        Console.builder()
+            .store("no keys", fixture.stowage, Codecs.defaults(), ConsoleFixture.SPEC)
+            .start()) {
+      String key =
+          URLEncoder.encode("{\"customer\":\"ada\",\"orderNo\":3}", StandardCharsets.UTF_8);
+      String body = get(noKeys.url() + "api/tables/0/item?key=" + key).body();
+      assertThat(body)
+          .contains("\"locked\":true")
+          .contains("start the console with the keyset")
+          .doesNotContain("4111-0000-0000-0003")
+          .contains(ConsoleFixture.LONG_NOTE.substring(0, 40));
+      String page = get(noKeys.url() + "api/tables/0/query?partition=ada&limit=5").body();
+      assertThat(page).contains("\"hasAfter\":true").doesNotContain("4111-0000");
+    }
+  }
+
+  @Test
+  void anEditOfAnItemChangedMeanwhileIsRefused() throws Exception {
+    String key = "{\"customer\":\"ada\",\"orderNo\":4}";
+    String enc = URLEncoder.encode(key, StandardCharsets.UTF_8);
+    String view = get(console.url() + "api/tables/0/edit?key=" + enc).body();
+    String fingerprint = view.replaceAll(".*\"fingerprint\":\"([0-9a-f]+)\".*", "$1");
+    Item behind = ConsoleFixture.order(4).toBuilder().put("status", "shipped").build();
+    fixture.table.put(behind);
+    String edited =
+        "{\"customer\":\"ada\",\"orderNo\":4,\"status\":\"refunded\",\"card\":\"x\",\"notes\":\"n\"}";
+    HttpResponse<String> r =
+        post(
+            console.url() + "api/tables/0/put",
+            "{\"item\":"
+                + quote(edited)
+                + ",\"key\":"
+                + quote(key)
+                + ",\"fingerprint\":\""
+                + fingerprint
+                + "\"}");
+    assertThat(r.statusCode()).isEqualTo(409);
+    assertThat(r.body()).contains("changed by someone else");
+    assertThat(fixture.table.get(ConsoleFixture.key(4)).orElseThrow()).isEqualTo(behind);
+  }
+
+  static String quote(String s) {
+    return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+  }
+}
