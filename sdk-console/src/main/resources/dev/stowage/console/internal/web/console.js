@@ -94,6 +94,7 @@ document.addEventListener("alpine:init", () => {
         this.editor = null;
         this.tab = "app";
         this.item = await api("tables/" + this.table.id + "/item?" + new URLSearchParams({ key: row.key }));
+        this.$nextTick(() => document.getElementById("item").scrollIntoView({ block: "nearest" }));
       });
     },
 
@@ -111,6 +112,7 @@ document.addEventListener("alpine:init", () => {
       await this.guard(async () => {
         const e = await api("tables/" + this.table.id + "/edit?" + new URLSearchParams({ key: this.item.key }));
         this.editor = { key: this.item.key, fingerprint: e.fingerprint, text: e.text, message: "" };
+        this.$nextTick(() => document.getElementById("editor").scrollIntoView({ block: "nearest" }));
       });
     },
 
