@@ -163,6 +163,111 @@ class ConsoleHttpTest {
     assertThat(fixture.table.get(ConsoleFixture.key(4)).orElseThrow()).isEqualTo(behind);
   }
 
+  @Test
+  void anUnchangedItemIsEditedAndANewOneNeedsAFreeKey() throws Exception {
+    String key = "{\"customer\":\"ada\",\"orderNo\":6}";
+    String fingerprint = fingerprint(key);
+    String edited =
+        "{\"customer\":\"ada\",\"orderNo\":6,\"status\":\"refunded\",\"card\":\"4111\","
+            + "\"total\":1.10}";
+    HttpResponse<String> r =
+        post(
+            console.url() + "api/tables/0/put",
+            "{\"item\":"
+                + quote(edited)
+                + ",\"key\":"
+                + quote(key)
+                + ",\"fingerprint\":\""
+                + fingerprint
+                + "\"}");
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    Item saved = fixture.table.get(ConsoleFixture.key(6)).orElseThrow();
+    assertThat(saved.getString("card")).isEqualTo("4111");
+    assertThat(saved.getNumber("total")).isEqualByComparingTo("1.10");
+    assertThat(saved.has("notes")).isFalse();
+
+    HttpResponse<String> taken =
+        post(console.url() + "api/tables/0/put", "{\"item\":" + quote(edited) + "}");
+    assertThat(taken.statusCode()).isEqualTo(409);
+    assertThat(taken.body()).contains("already exists");
+    assertThat(fixture.table.get(ConsoleFixture.key(6)).orElseThrow()).isEqualTo(saved);
+  }
+
+  @Test
+  void aDeleteOfAnItemChangedMeanwhileIsRefused() throws Exception {
+    String key = "{\"customer\":\"ada\",\"orderNo\":8}";
+    String fingerprint = fingerprint(key);
+    // Only the encrypted attribute changes: the fingerprint of the stored form still notices.
+    Item behind = ConsoleFixture.order(8).toBuilder().put("card", "5500-0000-0000-0008").build();
+    fixture.table.put(behind);
+    HttpResponse<String> r =
+        post(
+            console.url() + "api/tables/0/delete",
+            "{\"key\":" + quote(key) + ",\"fingerprint\":\"" + fingerprint + "\"}");
+    assertThat(r.statusCode()).isEqualTo(409);
+    assertThat(fixture.table.get(ConsoleFixture.key(8)).orElseThrow()).isEqualTo(behind);
+    r =
+        post(
+            console.url() + "api/tables/0/delete",
+            "{\"key\":" + quote(key) + ",\"fingerprint\":\"" + fingerprint(key) + "\"}");
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    assertThat(fixture.table.get(ConsoleFixture.key(8))).isEmpty();
+  }
+
+  @Test
+  void aDeleteJobIsCancelledAndResumedWithoutCountingTwice() throws Exception {
+    HttpResponse<String> started =
+        post(
+            console.url() + "api/tables/0/delete-job",
+            "{\"index\":\"byStatus\",\"partition\":\"paid\",\"maxItemsPerSecond\":\"6\","
+                + "\"jobPageSize\":\"2\"}");
+    assertThat(started.statusCode()).as(started.body()).isEqualTo(200);
+    String id = started.body().replaceAll(".*\"id\":\"(\\d+)\".*", "$1");
+    waitFor(id, "\"deleted\":[1-9]");
+    post(console.url() + "api/jobs/" + id + "/cancel", "{}");
+    String cancelled = waitFor(id, "\"state\":\"cancelled\"");
+    long deletedBefore = number(cancelled, "deleted");
+    assertThat(deletedBefore).isBetween(1L, 19L);
+    assertThat(fixture.table.queryAll(paid()).count()).isEqualTo(20 - deletedBefore);
+
+    HttpResponse<String> resumed = post(console.url() + "api/jobs/" + id + "/resume", "{}");
+    assertThat(resumed.statusCode()).as(resumed.body()).isEqualTo(200);
+    String done = waitFor(id, "\"state\":\"done\"");
+    assertThat(number(done, "deleted")).isEqualTo(20);
+    assertThat(fixture.table.queryAll(paid()).count()).isZero();
+    assertThat(post(console.url() + "api/jobs/" + id + "/resume", "{}").statusCode())
+        .isEqualTo(400);
+  }
+
+  private static dev.stowage.query.Query paid() {
+    return dev.stowage.query.Query.index("byStatus")
+        .partition(dev.stowage.item.AttributeValue.of("paid"))
+        .build();
+  }
+
+  private String waitFor(String job, String regex) throws Exception {
+    java.util.regex.Pattern p = java.util.regex.Pattern.compile(regex);
+    String body = "";
+    for (int i = 0; i < 300; i++) {
+      body = get(console.url() + "api/jobs/" + job).body();
+      if (p.matcher(body).find()) {
+        return body;
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("job never matched " + regex + ": " + body);
+  }
+
+  private static long number(String json, String field) {
+    return Long.parseLong(json.replaceAll(".*\"" + field + "\":(\\d+).*", "$1"));
+  }
+
+  private String fingerprint(String key) throws Exception {
+    String enc = URLEncoder.encode(key, StandardCharsets.UTF_8);
+    String view = get(console.url() + "api/tables/0/edit?key=" + enc).body();
+    return view.replaceAll(".*\"fingerprint\":\"([0-9a-f]+)\".*", "$1");
+  }
+
   static String quote(String s) {
     return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
   }

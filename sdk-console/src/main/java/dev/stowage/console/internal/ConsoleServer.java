@@ -138,6 +138,12 @@ public final class ConsoleServer {
                     jobs.cancel(ctx.pathParam("id"));
                     json(ctx, jobs.describe(ctx.pathParam("id")));
                   });
+              config.routes.post(
+                  base + "/api/jobs/{id}/resume",
+                  ctx -> {
+                    jobs.resume(ctx.pathParam("id"));
+                    json(ctx, jobs.describe(ctx.pathParam("id")));
+                  });
               config.routes.get(base + "/api/metrics", ctx -> json(ctx, api.metrics()));
               config.routes.exception(
                   TableApi.Conflict.class, (e, ctx) -> error(ctx, 409, e.getMessage()));

@@ -9,10 +9,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * The delete jobs the console started: each runs on its own thread, reports its progress after
- * every page (the browser polls it) and can be cancelled. Thread-safe.
+ * every page (the browser polls it), can be cancelled, and resumed from its last completed page.
+ * Thread-safe.
  */
 final class Jobs {
   private final Map<String, Running> jobs = new ConcurrentHashMap<>();
@@ -25,13 +28,52 @@ final class Jobs {
             return t;
           });
 
-  /** Starts a job; {@code make} builds it with the given progress listener. */
-  String start(String description, java.util.function.Function<DeleteJob.Options, DeleteJob> make) {
+  /**
+   * Starts a job.
+   *
+   * @param options the job's options (the progress listener is set here)
+   * @param make builds the job from its options
+   * @param resume builds the job again from a resume token, to continue a cancelled or failed run
+   */
+  String start(
+      String description,
+      DeleteJob.Options options,
+      Function<DeleteJob.Options, DeleteJob> make,
+      BiFunction<String, DeleteJob.Options, DeleteJob> resume) {
     String id = Integer.toString(ids.incrementAndGet());
-    Running r = new Running(description);
-    DeleteJob job = make.apply(DeleteJob.Options.DEFAULT.withProgress(p -> r.progress = p));
-    r.job = job;
+    Running r = new Running(description, options, resume);
     jobs.put(id, r);
+    run(r, make.apply(options.withProgress(p -> r.progress = p)));
+    return id;
+  }
+
+  /**
+   * Continues a cancelled or failed job from the resume token of its last completed page; items it
+   * deleted before are not counted again.
+   *
+   * @throws IllegalStateException if the job is running, done, or has no token yet
+   */
+  void resume(String id) {
+    Running r = running(id);
+    DeleteJob.Progress last = r.progress;
+    synchronized (r) {
+      if (r.state.equals("running") || r.state.equals("done")) {
+        throw new IllegalArgumentException("job " + id + " is " + r.state);
+      }
+      if (last == null || last.resumeToken() == null) {
+        throw new IllegalArgumentException("job " + id + " has no completed page to resume after");
+      }
+      // The token carries the counts so far: the resumed run reports totals, not its own.
+      r.progress = last;
+      r.error = null;
+      r.state = "running";
+    }
+    run(r, r.resume.apply(last.resumeToken(), r.options.withProgress(p -> r.progress = p)));
+  }
+
+  private void run(Running r, DeleteJob job) {
+    r.job = job;
+    r.state = "running";
     threads.execute(
         () -> {
           try {
@@ -43,7 +85,6 @@ final class Jobs {
             r.state = "failed";
           }
         });
-    return id;
   }
 
   /** Asks a job to stop after its current page. */
@@ -89,13 +130,20 @@ final class Jobs {
 
   private static final class Running {
     final String description;
+    final DeleteJob.Options options;
+    final BiFunction<String, DeleteJob.Options, DeleteJob> resume;
     volatile DeleteJob job;
     volatile DeleteJob.Progress progress;
     volatile String state = "running";
     volatile String error;
 
-    Running(String description) {
+    Running(
+        String description,
+        DeleteJob.Options options,
+        BiFunction<String, DeleteJob.Options, DeleteJob> resume) {
       this.description = description;
+      this.options = options;
+      this.resume = resume;
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.stowage.console.internal;
 
 import dev.stowage.ConditionFailedException;
+import dev.stowage.DeleteJob;
 import dev.stowage.IndexSpec;
 import dev.stowage.Stowage;
 import dev.stowage.StowageMetrics;
@@ -228,8 +229,23 @@ final class TableApi {
     TableEntry t = catalog.table(tableId);
     Query q = QueryForm.build(t.spec(), field);
     Table table = t.table();
+    String rate = field.apply("maxItemsPerSecond");
+    DeleteJob.Options options =
+        rate == null
+            ? DeleteJob.Options.DEFAULT
+            : DeleteJob.Options.DEFAULT.withRateLimit(Double.parseDouble(rate));
+    String pageSize = field.apply("jobPageSize");
+    if (pageSize != null) {
+      options =
+          new DeleteJob.Options(
+              options.maxItemsPerSecond(), Integer.parseInt(pageSize), false, null);
+    }
     String id =
-        jobs.start("delete from " + t.spec().name() + " where " + q, o -> table.deleteWhere(q, o));
+        jobs.start(
+            "delete from " + t.spec().name() + " where " + q,
+            options,
+            o -> table.deleteWhere(q, o),
+            table::resumeDelete);
     return jobs.describe(id);
   }
 

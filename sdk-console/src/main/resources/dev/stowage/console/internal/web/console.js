@@ -25,7 +25,7 @@ function post(path, body) {
 function emptyQuery() {
   return {
     index: "", partition: "", sortOp: "", sort: "", sortHigh: "", desc: "false", limit: 10,
-    filterAttr: "", filterOp: "eq", filterValue: "", projection: "",
+    filterAttr: "", filterOp: "eq", filterValue: "", projection: "", maxItemsPerSecond: "",
   };
 }
 
@@ -173,6 +173,13 @@ document.addEventListener("alpine:init", () => {
 
     async cancelJob(j) {
       await this.guard(async () => { await post("jobs/" + j.id + "/cancel", {}); });
+    },
+
+    async resumeJob(j) {
+      await this.guard(async () => {
+        await post("jobs/" + j.id + "/resume", {});
+        this.poll(j.id);
+      });
     },
 
     async loadMetrics() {
