@@ -2,6 +2,7 @@ package dev.stowage.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stowage.codec.Codecs;
 import dev.stowage.item.Item;
 import dev.stowage.query.Query;
 import java.nio.file.Files;
@@ -97,11 +98,13 @@ class ConsoleBrowserTest {
     WebElement notes = attributeRow("app-view", "notes");
     assertThat(notes.getText()).contains("compressed", "please leave the parcel");
     assertThat(attributeRow("app-view", "total").getText()).contains("12345678901234567890.03");
+    scrollTo("item");
     shoot(shots, "item");
     click(By.id("tab-stored"));
     assertThat(attributeRow("stored-view", "card").getText()).contains("encrypted envelope");
     assertThat(attributeRow("stored-view", "card").getText()).doesNotContain("4111");
     assertThat(text(By.id("stored-view"))).contains("stowage:ix:byStatus");
+    scrollTo("item");
     shoot(shots, "stored-form");
 
     // The overflowed item: its large attribute is fetched on demand.
@@ -189,6 +192,31 @@ class ConsoleBrowserTest {
     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("metrics"), "orders"));
     assertThat(text(By.id("metrics"))).contains("writes", "compressed values");
     shoot(shots, "metrics");
+
+    // Without the keys: the encrypted attribute is labelled, never shown as ciphertext.
+    try (Console noKeys =
+        Console.builder()
+            .store("test store, no keys", fixture.stowage, Codecs.defaults(), ConsoleFixture.SPEC)
+            .start()) {
+      browser.get(noKeys.url().toString());
+      click(By.cssSelector("a.table-link[data-table='orders']"));
+      type(By.id("q-partition"), "ada");
+      click(By.id("q-run"));
+      wait.until(d -> rowKeys().contains("\"ada\" / 3"));
+      assertThat(text(By.id("items"))).contains("(encrypted)").doesNotContain("4111-");
+      openRow("\"ada\" / 3");
+      WebElement locked = attributeRow("app-view", "card");
+      assertThat(locked.getText()).contains("encrypted", "start the console with the keyset");
+      assertThat(locked.getText()).doesNotContain("4111");
+      assertThat(attributeRow("app-view", "notes").getText()).contains("please leave the parcel");
+      assertThat(enabled(By.id("item-edit"))).isFalse();
+      scrollTo("item");
+      shoot(shots, "no-keys");
+    }
+  }
+
+  private void scrollTo(String id) {
+    browser.executeScript("document.getElementById(arguments[0]).scrollIntoView()", id);
   }
 
   private static List<String> keys(int from, int to) {

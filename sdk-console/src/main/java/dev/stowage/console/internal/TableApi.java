@@ -242,7 +242,7 @@ final class TableApi {
     }
     String id =
         jobs.start(
-            "delete from " + t.spec().name() + " where " + q,
+            describeDelete(t.spec(), field),
             options,
             o -> table.deleteWhere(q, o),
             table::resumeDelete);
@@ -282,6 +282,35 @@ final class TableApi {
       out.add(x);
     }
     return Map.of("stores", out);
+  }
+
+  /** "delete from orders: index byStatus, partition cancelled, …" from the form's fields. */
+  private static String describeDelete(TableSpec spec, Function<String, String> field) {
+    StringBuilder b = new StringBuilder("delete from ").append(spec.name()).append(":");
+    String index = field.apply("index");
+    b.append(index == null ? " primary key" : " index " + index);
+    b.append(", partition ").append(field.apply("partition"));
+    String op = field.apply("sortOp");
+    if (op != null && field.apply("sort") != null) {
+      b.append(", sort ").append(op).append(' ').append(field.apply("sort"));
+      if (field.apply("sortHigh") != null) {
+        b.append(" and ").append(field.apply("sortHigh"));
+      }
+    }
+    if (field.apply("filterAttr") != null) {
+      b.append(", filter ")
+          .append(field.apply("filterAttr"))
+          .append(' ')
+          .append(field.apply("filterOp") == null ? "eq" : field.apply("filterOp"));
+      if (field.apply("filterValue") != null) {
+        b.append(' ').append(field.apply("filterValue"));
+      }
+    }
+    String rate = field.apply("maxItemsPerSecond");
+    if (rate != null) {
+      b.append(", at most ").append(rate).append(" items/s");
+    }
+    return b.toString();
   }
 
   private Condition checkUnchanged(TableEntry t, Key k, String fingerprint) {
