@@ -114,6 +114,7 @@ class ConsoleBrowserTest {
     openRow("\"zoe\" / 1");
     WebElement scan = attributeRow("app-view", "scan");
     assertThat(scan.getText()).contains("overflowed");
+    assertThat(enabled(By.id("item-edit"))).as("an overflowed item is editable").isTrue();
     scan.findElement(By.cssSelector("button.fetch")).click();
     wait.until(d -> attributeRow("app-view", "scan").getText().contains("xxxxxxxxxx"));
     String fetched = attributeRow("app-view", "scan").getText();

@@ -92,6 +92,18 @@ class ConsoleHttpTest {
       String response = new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
       assertThat(response).startsWith("HTTP/1.1 403");
     }
+    // Nor does a loopback Host naming another port (only the port listened on is the console's).
+    try (Socket s = new Socket("127.0.0.1", console.port())) {
+      String request =
+          "GET "
+              + console.url().getPath()
+              + "api/tables HTTP/1.1\r\nHost: 127.0.0.1:"
+              + (console.port() + 1)
+              + "\r\nConnection: close\r\n\r\n";
+      s.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+      String response = new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+      assertThat(response).startsWith("HTTP/1.1 403");
+    }
   }
 
   @Test

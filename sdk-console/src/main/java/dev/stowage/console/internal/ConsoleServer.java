@@ -16,6 +16,7 @@ import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The console's HTTP server (Javalin on Jetty), bound to 127.0.0.1: the page, its scripts and the
@@ -51,6 +52,8 @@ public final class ConsoleServer {
     Jobs jobs = new Jobs();
     TableApi api = new TableApi(catalog, jobs);
     String base = "/" + token;
+    // The port actually listened on (known once started): the Host header must name it.
+    AtomicInteger listening = new AtomicInteger(-1);
     Javalin app =
         Javalin.create(
             config -> {
@@ -58,7 +61,7 @@ public final class ConsoleServer {
               config.startup.showOldJavalinVersionWarning = false;
               config.jetty.host = LOOPBACK;
               config.jetty.port = port;
-              config.routes.before(ctx -> guard(ctx, token));
+              config.routes.before(ctx -> guard(ctx, token, listening.get()));
               config.routes.get(base + "/", ctx -> resource(ctx, "index.html", "text/html"));
               config.routes.get(
                   base + "/static/{file}",
@@ -164,6 +167,7 @@ public final class ConsoleServer {
             });
     try {
       app.start(LOOPBACK, port);
+      listening.set(app.port());
     } catch (RuntimeException e) {
       jobs.close();
       throw new IllegalStateException(
@@ -188,9 +192,8 @@ public final class ConsoleServer {
     app.stop();
   }
 
-  private static void guard(Context ctx, String token) {
+  private static void guard(Context ctx, String token, int port) {
     String host = ctx.header("Host");
-    int port = ctx.port();
     boolean localHost =
         host != null && (host.equals(LOOPBACK + ":" + port) || host.equals("localhost:" + port));
     String path = ctx.path();

@@ -84,7 +84,12 @@ final class ItemView {
       }
       attributes.add(attribute(key, name, v));
     }
-    boolean editable = attributes.stream().noneMatch(a -> ((Map<?, ?>) a).get("text") == null);
+    // Overflowed attributes come back whole through the core when editing; values that cannot be
+    // decoded here (no keys, or failing verification) could not be written back.
+    boolean editable =
+        attributes.stream()
+            .map(a -> ((Map<?, ?>) a))
+            .noneMatch(a -> a.get("text") == null && !"overflowed".equals(a.get("kind")));
     if (stored.has(OverflowPointer.ATTRIBUTE)) {
       Map<String, Object> o = new LinkedHashMap<>();
       o.put("blobSize", pointer == null ? null : pointer.size());
