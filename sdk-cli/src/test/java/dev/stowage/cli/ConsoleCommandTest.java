@@ -62,6 +62,44 @@ class ConsoleCommandTest {
   }
 
   @Test
+  void showsWhatPutWroteToTheDefaultLocalStore() throws Exception {
+    Cli.Result put =
+        Cli.run(
+            "put",
+            "--store",
+            "consoled",
+            "--pk",
+            "id:S",
+            "--create-table",
+            "--item",
+            "{\"id\":\"a1\",\"total\":12.50}");
+    assertThat(put.code()).as(put.err()).isZero();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    Thread command =
+        new Thread(
+            () ->
+                Main.run(
+                    new String[] {"console", "--store", "consoled", "--pk", "id:S", "--no-open"},
+                    new PrintStream(out, true, StandardCharsets.UTF_8),
+                    new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)));
+    command.start();
+    String url = null;
+    for (int i = 0; i < 200 && url == null; i++) {
+      Matcher m = URL.matcher(out.toString(StandardCharsets.UTF_8));
+      url = m.find() ? m.group() : null;
+      Thread.sleep(50);
+    }
+    assertThat(url).isNotNull();
+    assertThat(get(url + "api/tables")).contains("consoled", "\"backend\":\"local\"");
+    assertThat(get(url + "api/tables/0/query?partition=a1"))
+        .contains("\"keyLabel\":\"\\\"a1\\\"\"")
+        .contains("12.5");
+    command.interrupt();
+    command.join(10_000);
+    assertThat(command.isAlive()).isFalse();
+  }
+
+  @Test
   void aMissingTableIsAnErrorWithoutCreateTables() {
     Cli.Result r =
         Cli.run("console", "--store", "memory://neverput", "--pk", "customer:S", "--no-open");

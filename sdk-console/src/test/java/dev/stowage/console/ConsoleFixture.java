@@ -16,6 +16,7 @@ import dev.stowage.codec.KeyProvider;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
+import dev.stowage.local.LocalDriver;
 import dev.stowage.memory.MemoryDriver;
 import dev.stowage.memory.MemoryLimits;
 import dev.stowage.overflow.FileBlobStore;
@@ -27,9 +28,10 @@ import java.security.GeneralSecurityException;
 import java.util.List;
 
 /**
- * A store the console tests browse: table {@code orders} (customer, orderNo) with a byStatus index,
- * a compressed {@code notes} and an encrypted {@code card} attribute, 25 orders of customer "ada"
- * and one of "zoe" large enough to overflow.
+ * A store the console tests browse, in memory, in a local SQLite file or on DynamoDB Local: table
+ * {@code orders} (customer, orderNo) with a byStatus index, a compressed {@code notes} and an
+ * encrypted {@code card} attribute, 25 orders of customer "ada" and one of "zoe" large enough to
+ * overflow.
  */
 final class ConsoleFixture implements AutoCloseable {
   static final int ORDERS = 25;
@@ -44,6 +46,7 @@ final class ConsoleFixture implements AutoCloseable {
   /** Where a fixture's store lives. */
   enum Where {
     MEMORY,
+    LOCAL,
     DYNAMODB
   }
 
@@ -62,6 +65,11 @@ final class ConsoleFixture implements AutoCloseable {
                           .capabilities(MemoryLimits.dynamoDbCapabilities())
                           .build())
                   .blobStore(new MemoryBlobStore());
+          case LOCAL -> {
+            Path file = blobDir.resolve("console.db");
+            yield Stowage.builder(LocalDriver.builder(file).limits(MemoryLimits.dynamoDb()).build())
+                .blobStore(new FileBlobStore(LocalDriver.blobDirectory(file)));
+          }
           case DYNAMODB ->
               Emulators.shared()
                   .builder(Backend.DYNAMODB)
