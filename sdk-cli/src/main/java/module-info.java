@@ -5,6 +5,7 @@
 module dev.stowage.cli {
   requires dev.stowage;
   requires dev.stowage.migrate;
+  requires dev.stowage.console;
   requires dev.stowage.dynamodb;
   requires dev.stowage.datastore;
   requires dev.stowage.azure;

@@ -3,6 +3,7 @@ package dev.stowage.cli;
 import dev.stowage.cli.internal.Errors;
 import dev.stowage.cli.internal.ProgressBar;
 import dev.stowage.cli.internal.cmd.CapacityCommand;
+import dev.stowage.cli.internal.cmd.ConsoleCommand;
 import dev.stowage.cli.internal.cmd.CostCommand;
 import dev.stowage.cli.internal.cmd.DeleteWhereCommand;
 import dev.stowage.cli.internal.cmd.GetCommand;
@@ -45,6 +46,7 @@ import picocli.CommandLine.Command;
       TopCommand.class,
       CostCommand.class,
       CapacityCommand.class,
+      ConsoleCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

@@ -76,6 +76,7 @@ class DocumentationSnippetsTest {
           "import dev.stowage.azure.blob.*;",
           "import dev.stowage.beam.*;",
           "import dev.stowage.codec.*;",
+          "import dev.stowage.console.*;",
           "import dev.stowage.datastore.*;",
           "import dev.stowage.dynamodb.*;",
           "import dev.stowage.gcs.*;",

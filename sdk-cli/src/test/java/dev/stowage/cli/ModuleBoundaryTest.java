@@ -18,6 +18,7 @@ class ModuleBoundaryTest {
       List.of(
           "dev.stowage",
           "dev.stowage.migrate",
+          "dev.stowage.console",
           "dev.stowage.dynamodb",
           "dev.stowage.datastore",
           "dev.stowage.azure",

@@ -19,11 +19,13 @@ public final class OpenedStore implements AutoCloseable {
   private final StoreConfig config;
   private final Stowage stowage;
   private final BlobStore blobs;
+  private final Codecs codecs;
 
-  private OpenedStore(StoreConfig config, Stowage stowage, BlobStore blobs) {
+  private OpenedStore(StoreConfig config, Stowage stowage, BlobStore blobs, Codecs codecs) {
     this.config = config;
     this.stowage = stowage;
     this.blobs = blobs;
+    this.codecs = codecs;
   }
 
   /** Opens the driver, blob store and keys a config names. */
@@ -45,10 +47,12 @@ public final class OpenedStore implements AutoCloseable {
       if (blobs != null) {
         b.blobStore(blobs);
       }
-      if (config.keyset() != null) {
-        b.codecs(Codecs.builder().keys(Keys.load(config.keyset())).build());
-      }
-      return new OpenedStore(config, b.build(), blobs);
+      Codecs codecs =
+          config.keyset() == null
+              ? Codecs.defaults()
+              : Codecs.builder().keys(Keys.load(config.keyset())).build();
+      b.codecs(codecs);
+      return new OpenedStore(config, b.build(), blobs, codecs);
     } catch (RuntimeException e) {
       driver.close();
       if (blobs != null) {
@@ -66,6 +70,11 @@ public final class OpenedStore implements AutoCloseable {
   /** The store, in the URI's namespace. */
   public Stowage stowage() {
     return stowage;
+  }
+
+  /** The codecs the store was built with (with the keyset's keys, if one was given). */
+  public Codecs codecs() {
+    return codecs;
   }
 
   /** The driver. */

@@ -1,0 +1,125 @@
+package dev.stowage.console;
+
+import static dev.stowage.item.AttributeType.NUMBER;
+import static dev.stowage.item.AttributeType.STRING;
+
+import com.google.crypto.tink.KeysetHandle;
+import com.google.crypto.tink.aead.AeadConfig;
+import com.google.crypto.tink.aead.PredefinedAeadParameters;
+import dev.stowage.IndexSpec;
+import dev.stowage.KeySchema;
+import dev.stowage.Stowage;
+import dev.stowage.Table;
+import dev.stowage.TableSpec;
+import dev.stowage.codec.Codecs;
+import dev.stowage.codec.KeyProvider;
+import dev.stowage.item.AttributeValue;
+import dev.stowage.item.Item;
+import dev.stowage.item.Key;
+import dev.stowage.local.LocalDriver;
+import dev.stowage.memory.MemoryDriver;
+import dev.stowage.memory.MemoryLimits;
+import dev.stowage.overflow.FileBlobStore;
+import dev.stowage.overflow.MemoryBlobStore;
+import dev.stowage.test.Backend;
+import dev.stowage.test.Emulators;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.util.List;
+
+/**
+ * A store the console tests browse, in memory, in a local SQLite file or on DynamoDB Local: table
+ * {@code orders} (customer, orderNo) with a byStatus index, a compressed {@code notes} and an
+ * encrypted {@code card} attribute, 25 orders of customer "ada" and one of "zoe" large enough to
+ * overflow.
+ */
+final class ConsoleFixture implements AutoCloseable {
+  static final int ORDERS = 25;
+  static final String LONG_NOTE = "please leave the parcel at the back door. ".repeat(20);
+  static final TableSpec SPEC =
+      TableSpec.builder("orders", KeySchema.of("customer", STRING, "orderNo", NUMBER))
+          .index(IndexSpec.of("byStatus", List.of("status"), List.of("orderNo")))
+          .compressed("notes")
+          .encrypted("card")
+          .build();
+
+  /** Where a fixture's store lives. */
+  enum Where {
+    MEMORY,
+    LOCAL,
+    DYNAMODB
+  }
+
+  final Stowage stowage;
+  final Codecs codecs;
+  final Table table;
+
+  ConsoleFixture(Where where, Path blobDir) {
+    codecs = Codecs.builder().keys(KeyProvider.ofKeyset(newKeyset())).build();
+    Stowage.Builder b =
+        switch (where) {
+          case MEMORY ->
+              Stowage.builder(
+                      MemoryDriver.builder()
+                          .limits(MemoryLimits.dynamoDb())
+                          .capabilities(MemoryLimits.dynamoDbCapabilities())
+                          .build())
+                  .blobStore(new MemoryBlobStore());
+          case LOCAL -> {
+            Path file = blobDir.resolve("console.db");
+            yield Stowage.builder(LocalDriver.builder(file).limits(MemoryLimits.dynamoDb()).build())
+                .blobStore(new FileBlobStore(LocalDriver.blobDirectory(file)));
+          }
+          case DYNAMODB ->
+              Emulators.shared()
+                  .builder(Backend.DYNAMODB)
+                  .namespace(Emulators.shared().newNamespace())
+                  .blobStore(new FileBlobStore(blobDir));
+        };
+    stowage = b.codecs(codecs).build();
+    table = stowage.ensureTable(SPEC);
+    for (int i = 0; i < ORDERS; i++) {
+      table.put(order(i));
+    }
+    table.put(
+        Item.builder()
+            .put("customer", "zoe")
+            .put("orderNo", 1)
+            .put("status", "new")
+            .put("scan", "x".repeat(450_000))
+            .build());
+  }
+
+  static Item order(int i) {
+    return Item.builder()
+        .put("customer", "ada")
+        .put("orderNo", i)
+        .put("status", i % 5 == 0 ? "cancelled" : "paid")
+        .put("total", new java.math.BigDecimal("12345678901234567890.0" + i))
+        .put("notes", LONG_NOTE + i)
+        .put("card", "4111-0000-0000-" + String.format("%04d", i))
+        .build();
+  }
+
+  static Key key(int orderNo) {
+    return Key.of(AttributeValue.of("ada"), AttributeValue.of(orderNo));
+  }
+
+  static KeysetHandle newKeyset() {
+    try {
+      AeadConfig.register();
+      return KeysetHandle.generateNew(PredefinedAeadParameters.AES256_GCM);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  Console console() {
+    return Console.builder().store("test store", stowage, codecs, SPEC).start();
+  }
+
+  @Override
+  public void close() {
+    stowage.close();
+  }
+}
