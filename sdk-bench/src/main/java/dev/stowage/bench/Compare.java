@@ -259,6 +259,17 @@ public final class Compare {
             "enhancedFromNative",
             Kind.TIME_AT_MOST,
             Double.NaN));
+    String u = "UsageTrackingBench";
+    for (String op : List.of("Put", "Get")) {
+      PAIRS.add(
+          new Pair(
+              "usage tracking overhead, memory driver " + op.toLowerCase(Locale.ROOT),
+              u,
+              "tracked" + op,
+              "untracked" + op,
+              Kind.TIME_AT_MOST,
+              1.15));
+    }
     String m = "MigrationBench";
     PAIRS.add(
         new Pair(

@@ -297,6 +297,15 @@ public abstract class ConformanceKit {
     }
   }
 
+  /** Usage tracking and hot keys over the backend's real requests; cost-driven overflow. */
+  @Nested
+  class Usage extends UsageContracts {
+    @Override
+    ConformanceKit kit() {
+      return ConformanceKit.this;
+    }
+  }
+
   /** The driver's primitives, called directly. */
   @Nested
   class DriverPrimitives extends SpiContracts {
