@@ -5,6 +5,9 @@ module dev.stowage.azure {
   // The driver takes the application's own client.
   requires transitive com.azure.data.tables;
   requires transitive com.azure.core;
+  // azure-core loads Jackson's XML module by reflection to read the XML error bodies the storage
+  // front end sends; required here so the module path resolves it.
+  requires com.fasterxml.jackson.dataformat.xml;
 
   exports dev.stowage.azure;
 }
