@@ -5,6 +5,7 @@ import com.azure.core.http.policy.RetryOptions;
 import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.TableServiceClientBuilder;
 import dev.stowage.UnsupportedCapabilityException;
+import dev.stowage.azure.internal.AzureErrors;
 import dev.stowage.azure.internal.AzureKeys;
 import dev.stowage.azure.internal.AzureSizeModel;
 import dev.stowage.azure.internal.BatchReads;
@@ -250,14 +251,14 @@ public final class AzureTablesDriver implements StorageDriver {
   public void ensureTable(TableLayout layout) {
     refuseNativeIndexes(layout);
     meter.learn(layout);
-    tables.ensure(layout);
+    AzureErrors.guard("creating table " + layout.ref(), () -> tables.ensure(layout));
   }
 
   @Override
   public void openTable(TableLayout layout) {
     refuseNativeIndexes(layout);
     meter.learn(layout);
-    tables.open(layout);
+    AzureErrors.guard("opening table " + layout.ref(), () -> tables.open(layout));
   }
 
   /**
@@ -282,46 +283,47 @@ public final class AzureTablesDriver implements StorageDriver {
 
   @Override
   public void dropTable(TableRef table) {
-    tables.drop(table);
+    AzureErrors.guard("dropping table " + table, () -> tables.drop(table));
     store.forgetTemplates();
   }
 
   @Override
   public Optional<StoredItem> get(TableLayout table, Key key, boolean consistentRead) {
     table.keySchema().validate(key);
-    return store.get(table, key).map(Row::stored);
+    return AzureErrors.guard("get", () -> store.get(table, key).map(Row::stored));
   }
 
   @Override
   public BatchGetResult batchGet(TableLayout table, List<Key> keys, boolean consistentRead) {
     keys.forEach(table.keySchema()::validate);
-    return new BatchGetResult(batchReads.get(table, keys), List.of());
+    return AzureErrors.guard(
+        "batch get", () -> new BatchGetResult(batchReads.get(table, keys), List.of()));
   }
 
   @Override
   public WriteResult put(TableLayout table, Item item, Expectation expect, boolean returnPrevious) {
-    return writer.put(table, item, expect, returnPrevious);
+    return AzureErrors.guard("put", () -> writer.put(table, item, expect, returnPrevious));
   }
 
   @Override
   public WriteResult delete(
       TableLayout table, Key key, Expectation expect, boolean returnPrevious) {
-    return writer.delete(table, key, expect, returnPrevious);
+    return AzureErrors.guard("delete", () -> writer.delete(table, key, expect, returnPrevious));
   }
 
   @Override
   public BatchWriteResult batchWrite(TableLayout table, List<WriteOp> writes) {
-    return batches.batchWrite(table, writes);
+    return AzureErrors.guard("batch write", () -> batches.batchWrite(table, writes));
   }
 
   @Override
   public QueryResult query(TableLayout table, DriverQuery query) {
-    return queries.query(table, query);
+    return AzureErrors.guard("query", () -> queries.query(table, query));
   }
 
   @Override
   public QueryResult scan(TableLayout table, DriverScan scan) {
-    return queries.scan(table, scan);
+    return AzureErrors.guard("scan", () -> queries.scan(table, scan));
   }
 
   /**
@@ -333,12 +335,12 @@ public final class AzureTablesDriver implements StorageDriver {
    */
   @Override
   public List<ScanSegment> segments(TableLayout table, String index, int total) {
-    return segments.plan(table, index, total);
+    return AzureErrors.guard("planning segments", () -> segments.plan(table, index, total));
   }
 
   @Override
   public SegmentPage scanSegment(TableLayout table, SegmentScan scan) {
-    return segments.scan(table, scan);
+    return AzureErrors.guard("segment scan", () -> segments.scan(table, scan));
   }
 
   /**
@@ -350,7 +352,7 @@ public final class AzureTablesDriver implements StorageDriver {
    */
   @Override
   public void transactWrite(List<TableLayout> layouts, List<TxOp> ops) {
-    batches.transactWrite(layouts, ops);
+    AzureErrors.guard("transaction", () -> batches.transactWrite(layouts, ops));
   }
 
   @Override

@@ -3,8 +3,12 @@ package dev.stowage.azure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.azure.core.http.HttpPipelineCallContext;
+import com.azure.core.http.HttpPipelineNextPolicy;
 import com.azure.core.http.HttpRequest;
+import com.azure.core.http.HttpResponse;
 import com.azure.core.http.policy.FixedDelayOptions;
+import com.azure.core.http.policy.HttpPipelinePolicy;
 import com.azure.core.http.policy.RetryOptions;
 import com.azure.data.tables.TableServiceClientBuilder;
 import dev.stowage.InvalidRequestException;
@@ -28,8 +32,10 @@ import dev.stowage.testkit.WireFaults;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
 
 /**
  * The storage front end answers some failures (a busy server, a failed signature, an internal
@@ -41,6 +47,7 @@ import org.junit.jupiter.api.Test;
 class XmlErrorBodyTest {
   private final ThrottlingOnTheWireTest.InjectedResponses wire =
       new ThrottlingOnTheWireTest.InjectedResponses();
+  private final BrokenSdk broken = new BrokenSdk();
   private Stowage store;
 
   @AfterEach
@@ -58,7 +65,8 @@ class XmlErrorBodyTest {
                         .connectionString(Emulators.shared().azurite().connectionString())
                         .retryOptions(
                             new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1))))
-                        .addPolicy(wire)))
+                        .addPolicy(wire)
+                        .addPolicy(broken)))
             .namespace(Emulators.shared().newNamespace())
             .retryPolicy(new RetryPolicy(attempts, Duration.ofMillis(1), Duration.ofMillis(5)))
             .build();
@@ -197,5 +205,43 @@ class XmlErrorBodyTest {
     assertThatThrownBy(() -> t.delete(Key.of("u2", 1)))
         .isInstanceOf(StowageException.class)
         .hasMessageContaining("AuthorizationFailure");
+  }
+
+  @Test
+  void aLinkageErrorInTheSdkNeverEscapes() {
+    Table t = open(2);
+    t.put(order("u3", 1));
+    broken.next.set(2);
+    assertThatThrownBy(() -> t.get(Key.of("u3", 1)))
+        .as("what the SDK throws when Jackson's XML module is missing")
+        .isInstanceOf(UnavailableException.class)
+        .hasMessageContaining("jackson-dataformat-xml")
+        .hasCauseInstanceOf(NoClassDefFoundError.class);
+    broken.next.set(1);
+    assertThat(t.get(Key.of("u3", 1))).as("retried like an unavailable service").isPresent();
+    broken.next.set(4);
+    assertThatThrownBy(() -> t.put(order("u3", 2))).isInstanceOf(UnavailableException.class);
+    broken.next.set(4);
+    assertThatThrownBy(() -> t.batchPut(List.of(order("u4", 1), order("u4", 2))))
+        .isInstanceOf(UnavailableException.class);
+    broken.next.set(0);
+  }
+
+  /**
+   * Fails the next entity requests the way azure-core does when it cannot load Jackson's XML module
+   * to read an error body.
+   */
+  static final class BrokenSdk implements HttpPipelinePolicy {
+    final AtomicInteger next = new AtomicInteger();
+
+    @Override
+    public Mono<HttpResponse> process(
+        HttpPipelineCallContext context, HttpPipelineNextPolicy next) {
+      if (entity(context.getHttpRequest()) && this.next.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        throw new NoClassDefFoundError(
+            "Could not initialize class com.azure.core.util.serializer.JacksonAdapter$GlobalXmlMapper");
+      }
+      return next.process();
+    }
   }
 }

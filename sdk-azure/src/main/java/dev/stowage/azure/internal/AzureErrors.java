@@ -135,6 +135,42 @@ public final class AzureErrors {
         said);
   }
 
+  /**
+   * Runs one driver call, turning a {@link LinkageError} from the SDK into a Stowage exception. The
+   * SDK loads some libraries by reflection only when a response needs them (Jackson's XML module
+   * for the XML error bodies the storage front end sends); when one is missing or of another
+   * version the call fails with a LinkageError, which must not escape a Stowage call. The request's
+   * outcome is unknown (the response that could not be read may follow an applied write), so it
+   * becomes an {@link UnavailableException}, which the core settles like a timeout.
+   */
+  public static <T> T guard(String what, java.util.function.Supplier<T> call) {
+    try {
+      return call.get();
+    } catch (LinkageError e) {
+      throw linkage(e, what);
+    }
+  }
+
+  /** {@link #guard(String, java.util.function.Supplier)} for a call with no result. */
+  public static void guard(String what, Runnable call) {
+    try {
+      call.run();
+    } catch (LinkageError e) {
+      throw linkage(e, what);
+    }
+  }
+
+  private static UnavailableException linkage(LinkageError e, String what) {
+    return new UnavailableException(
+        what
+            + " failed on Azure: the Azure SDK could not read the service's response ("
+            + e
+            + "); a library it loads at run time is missing from the class path or of another"
+            + " version (the service's XML error bodies need com.fasterxml.jackson.dataformat:"
+            + "jackson-dataformat-xml at the version of jackson-databind)",
+        e);
+  }
+
   private static String firstLine(Throwable e) {
     String m = String.valueOf(e.getMessage());
     int nl = m.indexOf('\n');
