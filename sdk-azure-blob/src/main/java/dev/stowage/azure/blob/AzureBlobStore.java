@@ -17,8 +17,12 @@ import java.io.InputStream;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 
 /**
  * A {@link BlobStore} on an Azure Blob Storage container (or Azurite), under a key prefix.
@@ -126,12 +130,35 @@ public final class AzureBlobStore implements BlobStore {
 
   @Override
   public Stream<BlobInfo> list(String keyPrefix) {
+    String what = "listing blobs under " + keyPrefix;
+    Spliterator<BlobItem> pages;
     try {
       ListBlobsOptions options = new ListBlobsOptions().setPrefix(prefix + keyPrefix);
-      return container.listBlobs(options, null).stream().map(this::info);
+      pages = container.listBlobs(options, null).spliterator();
     } catch (RuntimeException e) {
-      throw BlobErrors.translate(e, "listing blobs under " + keyPrefix);
+      throw BlobErrors.translate(e, what);
     }
+    // The pages are fetched as the stream is consumed: translate their errors there too, and
+    // only theirs (not the consumer's).
+    Spliterator<BlobInfo> infos =
+        new Spliterators.AbstractSpliterator<>(
+            Long.MAX_VALUE, Spliterator.ORDERED | Spliterator.NONNULL) {
+          @Override
+          public boolean tryAdvance(Consumer<? super BlobInfo> action) {
+            BlobItem[] next = new BlobItem[1];
+            boolean more;
+            try {
+              more = pages.tryAdvance(item -> next[0] = item);
+            } catch (RuntimeException e) {
+              throw BlobErrors.translate(e, what);
+            }
+            if (more) {
+              action.accept(info(next[0]));
+            }
+            return more;
+          }
+        };
+    return StreamSupport.stream(infos, false);
   }
 
   private BlobInfo info(BlobItem item) {

@@ -17,6 +17,7 @@ import com.azure.storage.blob.BlobServiceClientBuilder;
 import dev.stowage.InvalidRequestException;
 import dev.stowage.ThrottledException;
 import dev.stowage.UnavailableException;
+import dev.stowage.overflow.BlobStore;
 import dev.stowage.test.Emulators;
 import java.nio.ByteBuffer;
 import java.nio.charset.Charset;
@@ -99,6 +100,24 @@ class XmlErrorResponsesTest {
         .as("a failed read is not taken for a missing blob")
         .isInstanceOf(UnavailableException.class)
         .hasMessageContaining("InternalError");
+  }
+
+  @Test
+  void listingErrorsAreTranslatedWhileTheStreamIsRead() {
+    AzureBlobStore s = store(0);
+    s.put("l/1", new byte[] {6});
+    wire.failNext(1, "GET", 503, "ServerBusy", xml("ServerBusy", "The server is busy."));
+    assertThatThrownBy(
+            () -> {
+              try (var blobs = s.list("l/")) {
+                blobs.toList();
+              }
+            })
+        .isInstanceOf(ThrottledException.class)
+        .hasMessageContaining("listing blobs under l/");
+    try (var blobs = s.list("l/")) {
+      assertThat(blobs.map(BlobStore.BlobInfo::key).toList()).containsExactly("l/1");
+    }
   }
 
   /** Answers the next requests of one method with a canned XML error; thread-safe. */
