@@ -94,6 +94,9 @@ class ConsoleCommandTest {
     assertThat(get(url + "api/tables/0/query?partition=a1"))
         .contains("\"keyLabel\":\"\\\"a1\\\"\"")
         .contains("12.5");
+    // The console tracks usage on the stores it opens: its own query shows as a hot key.
+    assertThat(get(url + "api/usage"))
+        .contains("\"tracking\":true", "\"key\":\"a1\"", "dynamodb-on-demand");
     command.interrupt();
     command.join(10_000);
     assertThat(command.isAlive()).isFalse();

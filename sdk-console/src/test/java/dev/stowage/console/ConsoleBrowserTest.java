@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -31,22 +33,31 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 class ConsoleBrowserTest {
   @TempDir Path blobs;
 
-  ChromeDriver browser;
+  /** One browser for every store: starting Chromium costs seconds on a loaded machine. */
+  static ChromeDriver browser;
+
   WebDriverWait wait;
+
+  @BeforeAll
+  static void startBrowser() {
+    browser = Browser.start();
+  }
+
+  @AfterAll
+  static void quitBrowser() {
+    if (browser != null) {
+      browser.quit();
+    }
+  }
 
   @ParameterizedTest
   @EnumSource(ConsoleFixture.Where.class)
   void browseDecodeEditDeleteAndRunADeleteJob(ConsoleFixture.Where where) throws Exception {
     try (ConsoleFixture fixture = new ConsoleFixture(where, blobs);
         Console console = fixture.console()) {
-      browser = Browser.start();
-      try {
-        wait = new WebDriverWait(browser, Duration.ofSeconds(20));
-        wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
-        run(fixture, console, where == ConsoleFixture.Where.MEMORY ? screenshots() : null);
-      } finally {
-        browser.quit();
-      }
+      wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+      wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
+      run(fixture, console, where == ConsoleFixture.Where.MEMORY ? screenshots() : null);
     }
   }
 
@@ -193,6 +204,20 @@ class ConsoleBrowserTest {
     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("metrics"), "orders"));
     assertThat(text(By.id("metrics"))).contains("writes", "compressed values");
     shoot(shots, "metrics");
+
+    // Usage: the hot partition keys of the table and its index, and the cost under each model.
+    click(By.id("nav-usage"));
+    By hottest =
+        By.cssSelector(
+            ".usage-table[data-table='orders'] .hot[data-index=''] table[data-ranking='byRequests'] tr.hot-key");
+    wait.until(ExpectedConditions.visibilityOfElementLocated(hottest));
+    assertThat(browser.findElements(hottest).get(0).getAttribute("data-key")).isEqualTo("ada");
+    assertThat(
+            text(By.cssSelector(".usage-table[data-table='orders'] .hot[data-index='byStatus']")))
+        .contains("index byStatus", "paid", "cancelled");
+    assertThat(text(By.cssSelector(".usage-table[data-table='orders'] table.cost")))
+        .contains("dynamodb-on-demand", "datastore", "azure-tables", "$");
+    shoot(shots, "usage");
 
     // Without the keys: the encrypted attribute is labelled, never shown as ciphertext.
     try (Console noKeys =

@@ -23,15 +23,17 @@ import dev.stowage.overflow.FileBlobStore;
 import dev.stowage.overflow.MemoryBlobStore;
 import dev.stowage.test.Backend;
 import dev.stowage.test.Emulators;
+import dev.stowage.usage.UsageTracking;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.util.List;
 
 /**
- * A store the console tests browse, in memory, in a local SQLite file or on DynamoDB Local: table
- * {@code orders} (customer, orderNo) with a byStatus index, a compressed {@code notes} and an
- * encrypted {@code card} attribute, 25 orders of customer "ada" and one of "zoe" large enough to
- * overflow.
+ * A store the console tests browse, in memory, in a local SQLite file or on an emulator (DynamoDB
+ * Local, the Firestore emulator in Datastore mode, Azurite): table {@code orders} (customer,
+ * orderNo) with a byStatus index, a compressed {@code notes} and an encrypted {@code card}
+ * attribute, 25 orders of customer "ada" and one of "zoe" large enough to overflow. The store
+ * tracks usage and hot keys.
  */
 final class ConsoleFixture implements AutoCloseable {
   static final int ORDERS = 25;
@@ -41,13 +43,17 @@ final class ConsoleFixture implements AutoCloseable {
           .index(IndexSpec.of("byStatus", List.of("status"), List.of("orderNo")))
           .compressed("notes")
           .encrypted("card")
+          // Datastore takes "zoe"'s 450 KB inline (its limit is 1 MiB): overflow it on every store.
+          .overflowAbove(300_000)
           .build();
 
   /** Where a fixture's store lives. */
   enum Where {
     MEMORY,
     LOCAL,
-    DYNAMODB
+    DYNAMODB,
+    DATASTORE,
+    AZURE
   }
 
   final Stowage stowage;
@@ -70,13 +76,11 @@ final class ConsoleFixture implements AutoCloseable {
             yield Stowage.builder(LocalDriver.builder(file).limits(MemoryLimits.dynamoDb()).build())
                 .blobStore(new FileBlobStore(LocalDriver.blobDirectory(file)));
           }
-          case DYNAMODB ->
-              Emulators.shared()
-                  .builder(Backend.DYNAMODB)
-                  .namespace(Emulators.shared().newNamespace())
-                  .blobStore(new FileBlobStore(blobDir));
+          case DYNAMODB -> onEmulator(Backend.DYNAMODB, blobDir);
+          case DATASTORE -> onEmulator(Backend.DATASTORE, blobDir);
+          case AZURE -> onEmulator(Backend.AZURE, blobDir);
         };
-    stowage = b.codecs(codecs).build();
+    stowage = b.codecs(codecs).usageTracking(UsageTracking.builder().topK(5).build()).build();
     table = stowage.ensureTable(SPEC);
     for (int i = 0; i < ORDERS; i++) {
       table.put(order(i));
@@ -88,6 +92,14 @@ final class ConsoleFixture implements AutoCloseable {
             .put("status", "new")
             .put("scan", "x".repeat(450_000))
             .build());
+  }
+
+  /** A fresh namespace on the backend's emulator, overflowing to files beside the test. */
+  private static Stowage.Builder onEmulator(Backend backend, Path blobDir) {
+    return Emulators.shared()
+        .builder(backend)
+        .namespace(Emulators.shared().newNamespace())
+        .blobStore(new FileBlobStore(blobDir));
   }
 
   static Item order(int i) {

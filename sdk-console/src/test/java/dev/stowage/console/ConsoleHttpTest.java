@@ -3,8 +3,11 @@ package dev.stowage.console;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.stowage.Stowage;
 import dev.stowage.codec.Codecs;
+import dev.stowage.console.internal.Json;
 import dev.stowage.item.Item;
+import dev.stowage.memory.MemoryDriver;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -15,6 +18,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -278,6 +283,55 @@ class ConsoleHttpTest {
     String enc = URLEncoder.encode(key, StandardCharsets.UTF_8);
     String view = get(console.url() + "api/tables/0/edit?key=" + enc).body();
     return view.replaceAll(".*\"fingerprint\":\"([0-9a-f]+)\".*", "$1");
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void usageShowsHotKeysAndTheCostUnderEachModel() throws Exception {
+    for (int i = 0; i < 7; i++) {
+      fixture.table.get(ConsoleFixture.key(1));
+    }
+    String body = get(console.url() + "api/usage").body();
+    Map<String, Object> store =
+        (Map<String, Object>)
+            ((List<Object>) ((Map<String, Object>) Json.parse(body)).get("stores")).get(0);
+    assertThat(store).containsEntry("tracking", true).containsEntry("backend", "memory");
+    assertThat(store.get("ownModel")).isNull();
+    assertThat(store.get("pricesDate")).isEqualTo("2025-01");
+    Map<String, Object> orders = (Map<String, Object>) ((List<Object>) store.get("tables")).get(0);
+    assertThat(orders).containsEntry("table", "orders");
+    // 25 puts of "ada" and 7 reads; 1 put of "zoe".
+    assertThat(((Number) orders.get("writes")).longValue()).isEqualTo(ConsoleFixture.ORDERS + 1);
+    assertThat(((Number) orders.get("reads")).longValue()).isEqualTo(7);
+    List<Object> hot = (List<Object>) orders.get("hotKeys");
+    Map<String, Object> table = (Map<String, Object>) hot.get(0);
+    assertThat(table.get("index")).isNull();
+    List<Map<String, Object>> byRequests = (List<Map<String, Object>>) table.get("byRequests");
+    assertThat(byRequests.get(0)).containsEntry("key", "ada");
+    assertThat(((Number) byRequests.get(0).get("count")).longValue())
+        .isEqualTo(ConsoleFixture.ORDERS + 7);
+    assertThat(byRequests.get(1)).containsEntry("key", "zoe");
+    Map<String, Object> index = (Map<String, Object>) hot.get(1);
+    assertThat(index).containsEntry("index", "byStatus");
+    List<Map<String, Object>> byStatus = (List<Map<String, Object>>) index.get("byRequests");
+    assertThat(byStatus.stream().map(k -> k.get("key")).toList()).startsWith("paid", "cancelled");
+    List<Map<String, Object>> cost = (List<Map<String, Object>>) orders.get("cost");
+    assertThat(cost.stream().map(c -> c.get("model")).toList())
+        .containsExactly("dynamodb-on-demand", "dynamodb-provisioned", "datastore", "azure-tables");
+    assertThat(cost)
+        .allSatisfy(c -> assertThat(((Number) c.get("perMonth")).doubleValue()).isPositive());
+  }
+
+  @Test
+  void aStoreWithoutUsageTrackingSaysSo() throws Exception {
+    try (Stowage plain = Stowage.builder(MemoryDriver.create()).build()) {
+      plain.ensureTable(ConsoleFixture.SPEC);
+      try (Console c =
+          Console.builder().store("plain", plain, Codecs.defaults(), ConsoleFixture.SPEC).start()) {
+        String body = get(c.url() + "api/usage").body();
+        assertThat(body).contains("\"tracking\":false").doesNotContain("\"tables\"");
+      }
+    }
   }
 
   static String quote(String s) {

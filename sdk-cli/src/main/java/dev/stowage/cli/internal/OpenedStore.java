@@ -10,6 +10,7 @@ import dev.stowage.spi.IndexLayout;
 import dev.stowage.spi.StorageDriver;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.TableRef;
+import dev.stowage.usage.UsageTracking;
 
 /**
  * A store opened from a {@link StoreConfig}: its Stowage (in the URI's namespace), driver, blob
@@ -30,6 +31,14 @@ public final class OpenedStore implements AutoCloseable {
 
   /** Opens the driver, blob store and keys a config names. */
   public static OpenedStore open(StoreConfig config) {
+    return open(config, null);
+  }
+
+  /**
+   * Opens the driver, blob store and keys a config names, tracking usage and hot keys when {@code
+   * usage} is not null.
+   */
+  public static OpenedStore open(StoreConfig config, UsageTracking usage) {
     String ns = config.store().namespace();
     if (!TableRef.isValidNamespace(ns)) {
       throw new CliException(
@@ -52,6 +61,9 @@ public final class OpenedStore implements AutoCloseable {
               ? Codecs.defaults()
               : Codecs.builder().keys(Keys.load(config.keyset())).build();
       b.codecs(codecs);
+      if (usage != null) {
+        b.usageTracking(usage);
+      }
       return new OpenedStore(config, b.build(), blobs, codecs);
     } catch (RuntimeException e) {
       driver.close();

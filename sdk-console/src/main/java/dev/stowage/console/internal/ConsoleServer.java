@@ -148,6 +148,7 @@ public final class ConsoleServer {
                     json(ctx, jobs.describe(ctx.pathParam("id")));
                   });
               config.routes.get(base + "/api/metrics", ctx -> json(ctx, api.metrics()));
+              config.routes.get(base + "/api/usage", ctx -> json(ctx, api.usage()));
               config.routes.exception(
                   TableApi.Conflict.class, (e, ctx) -> error(ctx, 409, e.getMessage()));
               config.routes.exception(

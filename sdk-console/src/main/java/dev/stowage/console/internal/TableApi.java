@@ -284,6 +284,15 @@ final class TableApi {
     return Map.of("stores", out);
   }
 
+  /** Each store's usage, hot keys and cost estimate (see {@link UsageReport}). */
+  Map<String, Object> usage() {
+    List<Object> out = new ArrayList<>();
+    for (StoreEntry s : catalog.stores()) {
+      out.add(UsageReport.of(s));
+    }
+    return Map.of("stores", out);
+  }
+
   /** "delete from orders: index byStatus, partition cancelled, …" from the form's fields. */
   private static String describeDelete(TableSpec spec, Function<String, String> field) {
     StringBuilder b = new StringBuilder("delete from ").append(spec.name()).append(":");

@@ -7,6 +7,7 @@ import dev.stowage.cli.internal.OpenedStore;
 import dev.stowage.cli.internal.Specs;
 import dev.stowage.cli.internal.StoreConfig;
 import dev.stowage.console.Console;
+import dev.stowage.usage.UsageTracking;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -95,7 +96,8 @@ public final class ConsoleCommand implements Callable<Integer> {
         if (cursorKeyset != null) {
           c = new StoreConfig(c.store(), c.blobs(), c.keyset(), c.spec(), cursorKeyset);
         }
-        OpenedStore s = OpenedStore.open(c);
+        // The console's usage view shows what its own requests and jobs used and their hot keys.
+        OpenedStore s = OpenedStore.open(c, UsageTracking.builder().build());
         opened.add(s);
         TableSpec spec = s.spec();
         if (createTables) {

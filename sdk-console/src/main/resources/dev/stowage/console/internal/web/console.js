@@ -42,6 +42,7 @@ document.addEventListener("alpine:init", () => {
     editor: null,
     jobs: [],
     metrics: [],
+    usage: [],
     error: "",
 
     async load() {
@@ -184,6 +185,20 @@ document.addEventListener("alpine:init", () => {
 
     async loadMetrics() {
       await this.guard(async () => { this.metrics = (await api("metrics")).stores; });
+    },
+
+    async loadUsage() {
+      await this.guard(async () => { this.usage = (await api("usage")).stores; });
+    },
+
+    // A bar's width in percent of the largest value of its list.
+    share(list, value) {
+      const max = Math.max(1, ...list.map((x) => x));
+      return Math.round((100 * value) / max);
+    },
+
+    money(x) {
+      return x >= 0.01 ? "$" + x.toFixed(2) : "$" + x.toPrecision(2);
     },
 
     barWidth(m, counter) {
