@@ -11,4 +11,7 @@ module dev.stowage.console {
   requires org.slf4j;
 
   exports dev.stowage.console;
+  // The command line writes and reads items as the console does: one JSON form for both.
+  exports dev.stowage.console.internal.json to
+      dev.stowage.cli;
 }

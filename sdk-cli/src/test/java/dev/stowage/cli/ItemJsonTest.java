@@ -3,8 +3,8 @@ package dev.stowage.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.stowage.cli.internal.json.ItemJson;
-import dev.stowage.cli.internal.json.Json;
+import dev.stowage.console.internal.json.ItemJson;
+import dev.stowage.console.internal.json.Json;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;
 import dev.stowage.item.Item;

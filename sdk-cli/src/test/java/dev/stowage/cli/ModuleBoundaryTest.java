@@ -48,10 +48,23 @@ class ModuleBoundaryTest {
       assertThat(d.opens()).as(name + " opens").isEmpty();
       d.exports().stream()
           .filter(ModuleDescriptor.Exports::isQualified)
-          .forEach(e -> assertThat(e.targets()).as(e.source()).containsOnly("dev.stowage.bench"));
+          .forEach(
+              e ->
+                  assertThat(e.targets()).as(e.source()).containsOnly(qualifiedTarget(e.source())));
     }
     assertThat(ModuleBoundaryTest.class.getModule().getDescriptor().exports())
         .extracting(ModuleDescriptor.Exports::source)
         .containsExactly("dev.stowage.cli");
+  }
+
+  /**
+   * Internal packages are exported to the benchmarks only, with one exception: the item JSON form
+   * that the command line and the console both speak lives in the console and is shared with the
+   * command line, so that the two never drift apart.
+   */
+  private static String qualifiedTarget(String pkg) {
+    return pkg.equals("dev.stowage.console.internal.json")
+        ? "dev.stowage.cli"
+        : "dev.stowage.bench";
   }
 }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stowage.Stowage;
 import dev.stowage.codec.Codecs;
-import dev.stowage.console.internal.Json;
+import dev.stowage.console.internal.json.Json;
 import dev.stowage.item.Item;
 import dev.stowage.memory.MemoryDriver;
 import java.io.IOException;

@@ -3,7 +3,7 @@ package dev.stowage.cli.internal;
 import dev.stowage.IndexSpec;
 import dev.stowage.KeySchema;
 import dev.stowage.TableSpec;
-import dev.stowage.cli.internal.json.Json;
+import dev.stowage.console.internal.json.Json;
 import dev.stowage.item.AttributeType;
 import java.io.IOException;
 import java.math.BigDecimal;

@@ -1,7 +1,7 @@
 package dev.stowage.cli.internal;
 
 import dev.stowage.TableSpec;
-import dev.stowage.cli.internal.json.Json;
+import dev.stowage.console.internal.json.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

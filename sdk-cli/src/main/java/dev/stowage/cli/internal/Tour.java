@@ -9,7 +9,7 @@ import dev.stowage.KeySchema;
 import dev.stowage.Stowage;
 import dev.stowage.Table;
 import dev.stowage.TableSpec;
-import dev.stowage.cli.internal.json.ItemJson;
+import dev.stowage.console.internal.json.ItemJson;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stowage.TableSpec;
-import dev.stowage.cli.internal.json.Json;
+import dev.stowage.console.internal.json.Json;
 import org.junit.jupiter.api.Test;
 
 class SpecsTest {

@@ -4,6 +4,7 @@ import dev.stowage.ConditionFailedException;
 import dev.stowage.InvalidCursorException;
 import dev.stowage.InvalidRequestException;
 import dev.stowage.StowageException;
+import dev.stowage.console.internal.json.Json;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.ForbiddenResponse;

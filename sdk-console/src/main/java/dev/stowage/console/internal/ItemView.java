@@ -5,6 +5,8 @@ import dev.stowage.IntegrityException;
 import dev.stowage.KeySchema;
 import dev.stowage.TableSpec;
 import dev.stowage.codec.Codecs;
+import dev.stowage.console.internal.json.ItemJson;
+import dev.stowage.console.internal.json.Json;
 import dev.stowage.item.AttributeNames;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.CanonicalEncoding;

@@ -2,6 +2,8 @@ package dev.stowage.console.internal;
 
 import dev.stowage.KeySchema;
 import dev.stowage.TableSpec;
+import dev.stowage.console.internal.json.ItemJson;
+import dev.stowage.console.internal.json.Json;
 import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.KeyValue;

@@ -9,6 +9,8 @@ import dev.stowage.Table;
 import dev.stowage.TableSpec;
 import dev.stowage.console.internal.Catalog.StoreEntry;
 import dev.stowage.console.internal.Catalog.TableEntry;
+import dev.stowage.console.internal.json.ItemJson;
+import dev.stowage.console.internal.json.Json;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;

@@ -2,8 +2,8 @@ package dev.stowage.cli.internal.cmd;
 
 import dev.stowage.KeySchema;
 import dev.stowage.cli.internal.CliException;
-import dev.stowage.cli.internal.json.ItemJson;
-import dev.stowage.cli.internal.json.Json;
+import dev.stowage.console.internal.json.ItemJson;
+import dev.stowage.console.internal.json.Json;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;

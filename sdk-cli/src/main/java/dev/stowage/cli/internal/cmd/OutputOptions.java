@@ -1,7 +1,7 @@
 package dev.stowage.cli.internal.cmd;
 
-import dev.stowage.cli.internal.json.ItemJson;
-import dev.stowage.cli.internal.json.Json;
+import dev.stowage.console.internal.json.ItemJson;
+import dev.stowage.console.internal.json.Json;
 import dev.stowage.item.Item;
 import picocli.CommandLine.Option;
 

@@ -4,7 +4,7 @@ import dev.stowage.Table;
 import dev.stowage.cli.Main;
 import dev.stowage.cli.internal.CliException;
 import dev.stowage.cli.internal.OpenedStore;
-import dev.stowage.cli.internal.json.ItemJson;
+import dev.stowage.console.internal.json.ItemJson;
 import dev.stowage.item.Item;
 import java.io.BufferedReader;
 import java.io.IOException;

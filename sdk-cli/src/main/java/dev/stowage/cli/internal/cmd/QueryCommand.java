@@ -4,7 +4,7 @@ import dev.stowage.Table;
 import dev.stowage.cli.Main;
 import dev.stowage.cli.internal.CliException;
 import dev.stowage.cli.internal.OpenedStore;
-import dev.stowage.cli.internal.json.Json;
+import dev.stowage.console.internal.json.Json;
 import dev.stowage.item.Item;
 import dev.stowage.item.KeyValue;
 import dev.stowage.query.Page;

@@ -1,4 +1,4 @@
-package dev.stowage.console.internal;
+package dev.stowage.console.internal.json;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;

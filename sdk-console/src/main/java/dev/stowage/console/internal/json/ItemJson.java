@@ -1,4 +1,4 @@
-package dev.stowage.console.internal;
+package dev.stowage.console.internal.json;
 
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.AttributeValue.BinarySetValue;
