@@ -44,7 +44,8 @@ class TourTest {
         .containsPattern("cost: \\d+ requests \\(\\d+ reads, \\d+ writes, \\d+ queries\\)")
         .contains("Tour complete: 7 steps")
         .contains("The other commands keep your data in the local store")
-        .contains("stowage get --store orders --pk id:S --key o1");
+        .contains("stowage get --store orders --pk id:S --key o1")
+        .contains("stowage console --store orders --pk id:S");
     String index =
         out.substring(out.indexOf("A multi-column index query"), out.indexOf("Idempotent"));
     assertThat(index)

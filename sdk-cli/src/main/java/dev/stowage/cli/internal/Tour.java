@@ -152,6 +152,8 @@ public final class Tour {
     out.println(
         "  stowage put --store orders --pk id:S --create-table --item '{\"id\":\"o1\",\"total\":42}'");
     out.println("  stowage get --store orders --pk id:S --key o1");
+    out.println(
+        "  stowage console --store orders --pk id:S   (browse and edit it in a web console)");
     return stepNumber;
   }
 
