@@ -133,16 +133,25 @@ public final class EnvelopeCodec {
     }
     int headerLength = Envelope.headerLength(usedDictionary);
     try {
-      byte[] payload = new byte[headLength + bodyLength];
-      System.arraycopy(head, 0, payload, 0, headLength);
-      System.arraycopy(body, bodyOffset, payload, headLength, bodyLength);
+      // Tink's Aead takes the plaintext as a whole array and returns the ciphertext as a new one,
+      // so the payload is joined into one array unless it already is one, and the ciphertext is
+      // copied behind the header. Each large copy comes straight after its array's allocation:
+      // C2 then leaves the copied range unzeroed instead of writing it twice.
+      byte[] payload;
+      if (headLength == 0 && bodyOffset == 0 && bodyLength == body.length) {
+        payload = body; // a serialisation of its own (not a string or binary value): no copy
+      } else {
+        payload = new byte[headLength + bodyLength];
+        System.arraycopy(body, bodyOffset, payload, headLength, bodyLength);
+        System.arraycopy(head, 0, payload, 0, headLength);
+      }
       byte[] header = new byte[headerLength];
       Envelope.writeHeader(header, flags, usedDictionary);
       byte[] ciphertext =
           keys.encrypt(payload, Serial.associatedData(header, table, key, attribute));
-      byte[] out = new byte[header.length + ciphertext.length];
-      System.arraycopy(header, 0, out, 0, header.length);
-      System.arraycopy(ciphertext, 0, out, header.length, ciphertext.length);
+      byte[] out = new byte[headerLength + ciphertext.length];
+      System.arraycopy(ciphertext, 0, out, headerLength, ciphertext.length);
+      System.arraycopy(header, 0, out, 0, headerLength);
       return AttributeValue.of(Bytes.wrap(out));
     } catch (GeneralSecurityException e) {
       String m = where(table, key, attribute) + "encryption failed with " + keys.description();
