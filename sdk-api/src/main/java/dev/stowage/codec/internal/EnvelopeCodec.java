@@ -136,7 +136,7 @@ public final class EnvelopeCodec {
       // Tink's Aead takes the plaintext as a whole array and returns the ciphertext as a new one,
       // so the payload is joined into one array unless it already is one, and the ciphertext is
       // copied behind the header. Each large copy comes straight after its array's allocation:
-      // C2 then leaves the copied range unzeroed instead of writing it twice.
+      // C2 can then leave the copied range unzeroed instead of writing it twice.
       byte[] payload;
       if (headLength == 0 && bodyOffset == 0 && bodyLength == body.length) {
         payload = body; // a serialisation of its own (not a string or binary value): no copy
