@@ -10,10 +10,12 @@ import dev.stowage.codec.GoldenVectors.Vector;
 import dev.stowage.internal.ValueWire;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.AttributeValue.BinaryValue;
+import dev.stowage.item.Key;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
@@ -134,6 +136,45 @@ class GoldenVectorsTest {
       }
       assertThat(ValueWire.decode(serial)).as(v.name()).isEqualTo(v.value());
     }
+  }
+
+  /**
+   * Fresh encryptions of every kind of value (a string and a binary value, whose serialisation
+   * header is joined to their bytes, and values serialised whole into an array of their own) are
+   * laid out as specified: header {@code F5 53 01 02}, then a Tink ciphertext of the value's exact
+   * serialisation under the specified associated data.
+   */
+  @Test
+  void freshEncryptionsFollowTheSpecification() throws Exception {
+    Aead aead = TestKeys.fixedKeyset().getPrimitive(RegistryConfiguration.get(), Aead.class);
+    Codecs codecs = GoldenVectors.codecs();
+    Key key = Key.of("customer#1", 7);
+    List<AttributeValue> values =
+        List.of(
+            AttributeValue.of("héllo"),
+            AttributeValue.of(new byte[] {(byte) 0xF5, 0x53, 0, 1}),
+            AttributeValue.of(new byte[70_000]),
+            AttributeValue.of(42),
+            AttributeValue.of(true),
+            AttributeValue.list(AttributeValue.of("a"), AttributeValue.of(1)),
+            AttributeValue.map(Map.of("n", AttributeValue.of(2), "s", AttributeValue.of("x"))));
+    for (AttributeValue value : values) {
+      byte[] e = bytesOf(codecs.encode("orders", key, "secret", AttributePolicy.ENCRYPTED, value));
+      assertThat(Arrays.copyOf(e, 4)).containsExactly(0xF5, 0x53, 0x01, 0x02);
+      ByteArrayOutputStream ad = new ByteArrayOutputStream();
+      lengthPrefixed(ad, Arrays.copyOf(e, 4));
+      lengthPrefixed(ad, "orders".getBytes(StandardCharsets.UTF_8));
+      ad.write(ValueWire.encode(key.partition()));
+      ad.write(1);
+      ad.write(ValueWire.encode(key.sortOrNull()));
+      lengthPrefixed(ad, "secret".getBytes(StandardCharsets.UTF_8));
+      byte[] payload = aead.decrypt(Arrays.copyOfRange(e, 4, e.length), ad.toByteArray());
+      assertThat(payload).as(value.toString()).isEqualTo(ValueWire.encode(value));
+    }
+  }
+
+  private static byte[] bytesOf(AttributeValue stored) {
+    return ((BinaryValue) stored).value().toByteArray();
   }
 
   private static void lengthPrefixed(ByteArrayOutputStream out, byte[] b) {
