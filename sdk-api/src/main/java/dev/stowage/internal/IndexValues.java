@@ -4,7 +4,6 @@ import dev.stowage.IndexSpec;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;
 import dev.stowage.item.KeyValue;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -118,15 +117,10 @@ public final class IndexValues {
    * partition values.
    */
   static AttributeValue.BinaryValue partition(int fp, List<? extends KeyValue> values) {
-    Bytes tuple = TupleEncoding.encode(values);
-    ByteArrayOutputStream out = new ByteArrayOutputStream(PARTITION_PREFIX_BYTES + tuple.size());
-    out.write(PARTITION_FORMAT);
-    out.write(fp >>> 24);
-    out.write(fp >>> 16);
-    out.write(fp >>> 8);
-    out.write(fp);
-    out.writeBytes(tuple.toByteArray());
-    return AttributeValue.of(Bytes.wrap(out.toByteArray()));
+    byte[] head = {
+      (byte) PARTITION_FORMAT, (byte) (fp >>> 24), (byte) (fp >>> 16), (byte) (fp >>> 8), (byte) fp
+    };
+    return AttributeValue.of(Bytes.wrap(TupleEncoding.encodeAfter(head, values)));
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.stowage.internal;
 
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
+import dev.stowage.spi.SizeModel;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -26,6 +27,15 @@ public final class ItemAccess {
 
     /** An item in stored form over arrays in any order, taken over and sorted in place. */
     Item ofStored(String[] names, AttributeValue[] values, int size);
+
+    /** An item over arrays of distinct names checked before, in any order, sorted in place. */
+    Item ofChecked(String[] names, AttributeValue[] values, int size);
+
+    /** The size {@code model} gave {@code item} and {@link #rememberSize} kept, or -1. */
+    long sizeFor(Item item, Object model);
+
+    /** Keeps the size {@code model} gives {@code item}. */
+    void rememberSize(Item item, Object model, long bytes);
   }
 
   private static Accessor accessor;
@@ -84,5 +94,28 @@ public final class ItemAccess {
    */
   public static Item ofStored(String[] names, AttributeValue[] values, int size) {
     return accessor.ofStored(names, values, size);
+  }
+
+  /**
+   * An item in stored form over the first {@code size} entries of two arrays in any order, taken
+   * over without a copy (and sorted in place), whose names were checked before: those of an item
+   * and Stowage's own reserved names. Values non-null.
+   */
+  public static Item ofChecked(String[] names, AttributeValue[] values, int size) {
+    return accessor.ofChecked(names, values, size);
+  }
+
+  /**
+   * {@code model.itemBytes(item)}, computed once per item and model: a write counts its stored item
+   * for the fit check, the metrics and the backend's own limit, and a driver that keeps items (the
+   * memory driver) hands out the same item on every read.
+   */
+  public static long itemBytes(Item item, SizeModel model) {
+    long n = accessor.sizeFor(item, model);
+    if (n < 0) {
+      n = model.itemBytes(item);
+      accessor.rememberSize(item, model, n);
+    }
+    return n;
   }
 }

@@ -45,7 +45,7 @@ public final class MeteredDriver extends ForwardingDriver {
   }
 
   private long bytes(Item item) {
-    return sizes.itemBytes(item);
+    return ItemAccess.itemBytes(item, sizes);
   }
 
   private long bytes(List<StoredItem> items) {

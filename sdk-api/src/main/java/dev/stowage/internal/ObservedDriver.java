@@ -40,7 +40,7 @@ public final class ObservedDriver extends ForwardingDriver {
   }
 
   private long bytes(Item item) {
-    return delegate.limits().sizeModel().itemBytes(item);
+    return ItemAccess.itemBytes(item, delegate.limits().sizeModel());
   }
 
   private long bytes(List<StoredItem> items) {

@@ -6,7 +6,6 @@ import dev.stowage.item.AttributeValue.NumberValue;
 import dev.stowage.item.AttributeValue.StringValue;
 import dev.stowage.item.Bytes;
 import dev.stowage.item.KeyValue;
-import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -44,12 +43,20 @@ public final class TupleEncoding {
 
   /** Encodes a whole tuple. */
   public static Bytes encode(List<? extends KeyValue> tuple) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(32);
+    return Bytes.wrap(encodeAfter(NO_BYTES, tuple));
+  }
+
+  private static final byte[] NO_BYTES = new byte[0];
+
+  /** {@code head} followed by the encoding of a whole tuple, in one array. */
+  static byte[] encodeAfter(byte[] head, List<? extends KeyValue> tuple) {
+    Buffer out = new Buffer(head.length + 32);
+    out.writeBytes(head);
     out.write(VERSION);
-    for (KeyValue v : tuple) {
-      component(out, v, true);
+    for (int i = 0; i < tuple.size(); i++) {
+      component(out, tuple.get(i), true);
     }
-    return Bytes.wrap(out.toByteArray());
+    return out.toByteArray();
   }
 
   /**
@@ -58,7 +65,7 @@ public final class TupleEncoding {
    * that starts with the result.
    */
   public static Bytes encodePrefix(List<? extends KeyValue> exact, KeyValue prefix) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(32);
+    Buffer out = new Buffer(32);
     out.write(VERSION);
     for (KeyValue v : exact) {
       component(out, v, true);
@@ -107,7 +114,7 @@ public final class TupleEncoding {
     return new String(end, 0, end.length);
   }
 
-  private static void component(ByteArrayOutputStream out, KeyValue v, boolean terminate) {
+  private static void component(Buffer out, KeyValue v, boolean terminate) {
     if (v instanceof BinaryValue b) {
       out.write(BINARY);
       escapeInto(out, b.value().toByteArray(), terminate);
@@ -129,7 +136,7 @@ public final class TupleEncoding {
    * 0x01}. A shorter string's terminator sorts below any continuation ({@code 0x00 0xFF} or a
    * non-zero byte), which keeps prefix order.
    */
-  private static void escapeInto(ByteArrayOutputStream out, byte[] bytes, boolean terminate) {
+  private static void escapeInto(Buffer out, byte[] bytes, boolean terminate) {
     for (byte x : bytes) {
       out.write(x);
       if (x == 0) {
@@ -142,16 +149,29 @@ public final class TupleEncoding {
     }
   }
 
-  private static void number(ByteArrayOutputStream out, BigDecimal value) {
+  private static void number(Buffer out, BigDecimal value) {
     int sign = value.signum();
     if (sign == 0) {
       out.write(ZERO);
       return;
     }
-    BigDecimal abs = value.abs().stripTrailingZeros();
-    String digits = abs.unscaledValue().toString();
-    int exponent =
-        digits.length() - abs.scale() - 1 + EXPONENT_BIAS; // 70..325 for portable numbers
+    String digits;
+    int exponent;
+    if (value.scale() == 0 && value.unscaledValue().bitLength() < 63) {
+      // An integer (the common case): its digits without trailing zeros, exponent from its length,
+      // the same bytes as the general case below without building two BigDecimals.
+      String all = Long.toString(Math.abs(value.longValue()));
+      int end = all.length();
+      while (all.charAt(end - 1) == '0') {
+        end--;
+      }
+      digits = all.substring(0, end);
+      exponent = all.length() - 1 + EXPONENT_BIAS;
+    } else {
+      BigDecimal abs = value.abs().stripTrailingZeros();
+      digits = abs.unscaledValue().toString();
+      exponent = digits.length() - abs.scale() - 1 + EXPONENT_BIAS; // 70..325 for portable numbers
+    }
     out.write(sign > 0 ? POSITIVE : NEGATIVE);
     int e = sign > 0 ? exponent : 0xFFFF - exponent;
     out.write((e >>> 8) & 0xFF);
@@ -161,6 +181,35 @@ public final class TupleEncoding {
       out.write(sign > 0 ? d : 0xFF - d);
     }
     out.write(sign > 0 ? 0x00 : 0xFF);
+  }
+
+  /** A growable byte array: {@link java.io.ByteArrayOutputStream} without its locking. */
+  private static final class Buffer {
+    private byte[] bytes;
+    private int size;
+
+    Buffer(int capacity) {
+      bytes = new byte[capacity];
+    }
+
+    void write(int b) {
+      if (size == bytes.length) {
+        bytes = Arrays.copyOf(bytes, bytes.length * 2);
+      }
+      bytes[size++] = (byte) b;
+    }
+
+    void writeBytes(byte[] b) {
+      if (size + b.length > bytes.length) {
+        bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + b.length));
+      }
+      System.arraycopy(b, 0, bytes, size, b.length);
+      size += b.length;
+    }
+
+    byte[] toByteArray() {
+      return Arrays.copyOf(bytes, size);
+    }
   }
 
   /** Convenience for a single binary synthesized value. */

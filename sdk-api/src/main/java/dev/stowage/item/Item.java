@@ -55,10 +55,36 @@ public final class Item {
           public Item ofStored(String[] names, AttributeValue[] values, int size) {
             return ofStoredArrays(names, values, size);
           }
+
+          @Override
+          public Item ofChecked(String[] names, AttributeValue[] values, int size) {
+            return new Item(SortedAttributes.sorting(names, values, size));
+          }
+
+          @Override
+          public long sizeFor(Item item, Object model) {
+            SizeMemo m = item.size;
+            return m != null && m.model == model ? m.bytes : -1;
+          }
+
+          @Override
+          public void rememberSize(Item item, Object model, long bytes) {
+            item.size = new SizeMemo(model, bytes);
+          }
         });
   }
 
   private final Map<String, AttributeValue> attributes;
+
+  /**
+   * The size one size model gave this item, kept because an item is counted on several steps of one
+   * write (fit check, metering, the backend's limit) and a stored item on every read of it. An item
+   * is immutable and size models are stateless, so the figure never goes stale; the memo is
+   * immutable, so a racing write only repeats the computation.
+   */
+  private SizeMemo size;
+
+  private record SizeMemo(Object model, long bytes) {}
 
   private Item(Map<String, AttributeValue> attributes) {
     this.attributes = attributes;

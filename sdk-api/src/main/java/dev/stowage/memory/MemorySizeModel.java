@@ -10,7 +10,6 @@ import dev.stowage.item.AttributeValue.StringSetValue;
 import dev.stowage.item.AttributeValue.StringValue;
 import dev.stowage.item.Item;
 import dev.stowage.spi.SizeModel;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
@@ -51,9 +50,35 @@ public final class MemorySizeModel implements SizeModel {
   }
 
   private long text(String s) {
-    return utf16Factor == 0
-        ? s.getBytes(StandardCharsets.UTF_8).length
-        : (long) s.length() * utf16Factor;
+    return utf16Factor == 0 ? utf8Length(s) : (long) s.length() * utf16Factor;
+  }
+
+  /**
+   * The length of a string in UTF-8, counted without encoding it (a valid surrogate pair takes 4
+   * bytes, a lone surrogate 1, as its replacement {@code ?} does).
+   */
+  static long utf8Length(String s) {
+    int n = s.length();
+    long bytes = n;
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        continue;
+      }
+      if (c < 0x800) {
+        bytes += 1;
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < n
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
+        bytes += 2; // 4 bytes for the two chars
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        // encoded as '?', one byte
+      } else {
+        bytes += 2;
+      }
+    }
+    return bytes;
   }
 
   private long valueBytes(AttributeValue v) {

@@ -104,7 +104,23 @@ final class MemoryTable {
 
   /** Stores an item; the caller holds the table lock. */
   String write(Key key, Item item) {
-    long size = limits.sizeModel().itemBytes(item);
+    return put(key, item).token();
+  }
+
+  /**
+   * What a write did: the new version's token and the version it replaced (null: none).
+   *
+   * @param token the stored version's token
+   * @param replaced the version replaced, or null
+   */
+  record Written(String token, StoredItem replaced) {}
+
+  /**
+   * Stores an item and answers the version it replaced, found by the same walk of the ordered map
+   * that stores it; the caller holds the table lock.
+   */
+  Written put(Key key, Item item) {
+    long size = dev.stowage.internal.ItemAccess.itemBytes(item, limits.sizeModel());
     if (size > limits.maxItemBytes() || item.size() > limits.maxAttributes()) {
       throw new ItemTooLargeException(
           "item "
@@ -128,8 +144,7 @@ final class MemoryTable {
     StoredItem old = part.put(key, stored);
     for (IndexLayout i : layout.indexes()) {
       // Add the new entry before removing the old one, and keep an unchanged entry in place.
-      boolean unchanged =
-          old != null && java.util.Objects.equals(placement(i, old.item()), placement(i, item));
+      boolean unchanged = old != null && samePlacement(i, old.item(), item);
       if (!unchanged) {
         addEntry(i, key, item);
         if (old != null) {
@@ -137,7 +152,7 @@ final class MemoryTable {
         }
       }
     }
-    return token;
+    return new Written(token, old);
   }
 
   /** Removes an item; the caller holds the table lock. */
@@ -188,8 +203,23 @@ final class MemoryTable {
     return s == null ? null : new Placement(p, s);
   }
 
+  /**
+   * Whether two items sit at the same place of an index (or both outside it), allocating nothing.
+   */
+  private static boolean samePlacement(IndexLayout i, Item a, Item b) {
+    KeyValue pa = typed(a, i.partitionAttribute(), i.partitionType());
+    if (!java.util.Objects.equals(pa, typed(b, i.partitionAttribute(), i.partitionType()))) {
+      return false;
+    }
+    if (pa == null || i.sortAttribute() == null) {
+      return true;
+    }
+    return java.util.Objects.equals(
+        typed(a, i.sortAttribute(), i.sortType()), typed(b, i.sortAttribute(), i.sortType()));
+  }
+
   private static KeyValue typed(Item item, String name, dev.stowage.item.AttributeType type) {
-    return item.find(name).orElse(null) instanceof KeyValue k && k.type() == type ? k : null;
+    return item.attributes().get(name) instanceof KeyValue k && k.type() == type ? k : null;
   }
 
   QueryResult query(DriverQuery q) {

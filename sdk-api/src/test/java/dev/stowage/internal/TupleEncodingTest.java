@@ -26,6 +26,25 @@ class TupleEncodingTest {
     assertThat(hex(List.of(AttributeValue.of(new byte[] {0})))).isEqualTo("011000ff0001");
   }
 
+  @Property
+  void integersEncodeAsTheSameNumberWithAScaleDoes(@ForAll long n) {
+    // Integers take a shorter path; a scale of 2 takes the general one to the same bytes.
+    BigDecimal integer = BigDecimal.valueOf(n);
+    BigDecimal scaled = integer.setScale(2);
+    assertThat(hex(List.of(AttributeValue.of(integer))))
+        .isEqualTo(hex(List.of(AttributeValue.of(scaled))));
+  }
+
+  @org.junit.jupiter.api.Test
+  void integersWithTrailingZerosEncodeLikeTheirGeneralForm() {
+    for (long n : new long[] {10, 7000, -7000, 100_000_000_000L, Long.MAX_VALUE, -Long.MAX_VALUE}) {
+      assertThat(hex(List.of(AttributeValue.of(BigDecimal.valueOf(n)))))
+          .as("%d", n)
+          .isEqualTo(hex(List.of(AttributeValue.of(BigDecimal.valueOf(n).setScale(1)))));
+    }
+    assertThat(hex(List.of(AttributeValue.of(7000)))).isEqualTo("013200cb0800");
+  }
+
   private static String hex(List<KeyValue> tuple) {
     return java.util.HexFormat.of().formatHex(TupleEncoding.encode(tuple).toByteArray());
   }

@@ -47,7 +47,7 @@ public final class UsageDriver extends ForwardingDriver {
   }
 
   private long bytes(TableLayout t, Item item) {
-    return delegate.limits(t).sizeModel().itemBytes(item);
+    return dev.stowage.internal.ItemAccess.itemBytes(item, delegate.limits(t).sizeModel());
   }
 
   private static long units(long bytes, int unit) {

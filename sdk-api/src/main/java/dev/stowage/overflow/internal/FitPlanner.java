@@ -90,7 +90,7 @@ final class FitPlanner {
             + " per attribute";
       }
     }
-    long total = model.itemBytes(item);
+    long total = ItemAccess.itemBytes(item, model);
     if (total > limits.maxItemBytes()) {
       return total + " bytes, over the limit of " + limits.maxItemBytes() + " per item";
     }
@@ -144,7 +144,7 @@ final class FitPlanner {
     // Start at a lower bound on how many must move (exact for additive size models) so that wide
     // items do not cost one size computation per attribute.
     int start = 1;
-    long excess = model.itemBytes(item) - limits.maxItemBytes();
+    long excess = ItemAccess.itemBytes(item, model) - limits.maxItemBytes();
     long removed = 0;
     int oversized = 0;
     for (int i = 0; i < candidates.size(); i++) {

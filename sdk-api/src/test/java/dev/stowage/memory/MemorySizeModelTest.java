@@ -1,0 +1,41 @@
+package dev.stowage.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stowage.internal.ItemAccess;
+import dev.stowage.item.Item;
+import java.nio.charset.StandardCharsets;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import org.junit.jupiter.api.Test;
+
+class MemorySizeModelTest {
+
+  @Property
+  void utf8LengthIsTheLengthOfTheEncodedString(@ForAll String s) {
+    assertThat(MemorySizeModel.utf8Length(s)).isEqualTo(s.getBytes(StandardCharsets.UTF_8).length);
+  }
+
+  @Test
+  void utf8LengthCountsPairsLoneSurrogatesAndEveryWidth() {
+    for (String s :
+        new String[] {
+          "", "a", "é", "€", "😀", "a😀b", "\ud83d", "\ude00", "\ude00\ud83d", "x\ud83dy", "Zürich"
+        }) {
+      assertThat(MemorySizeModel.utf8Length(s))
+          .as(s)
+          .isEqualTo(s.getBytes(StandardCharsets.UTF_8).length);
+    }
+  }
+
+  @Test
+  void anItemIsSizedOncePerModelAndEachModelGetsItsOwnFigure() {
+    Item item = Item.builder().put("pk", "p").put("name", "Zürich").build();
+    MemorySizeModel utf8 = MemorySizeModel.utf8();
+    MemorySizeModel utf16 = MemorySizeModel.utf16();
+    assertThat(ItemAccess.itemBytes(item, utf8)).isEqualTo(utf8.itemBytes(item));
+    assertThat(ItemAccess.itemBytes(item, utf16)).isEqualTo(utf16.itemBytes(item));
+    assertThat(ItemAccess.itemBytes(item, utf8)).isEqualTo(utf8.itemBytes(item));
+    assertThat(utf8.itemBytes(item)).isNotEqualTo(utf16.itemBytes(item));
+  }
+}
