@@ -49,6 +49,11 @@ public final class ItemStore {
         layout, AzureKeys.partitionKey(layout, key.partition()), AzureKeys.rowKey(layout, key));
   }
 
+  /** As {@link #template(TableLayout, Key)} for the entity with these keys. */
+  Map<String, Object> template(TableLayout layout, String pk, String rk) {
+    return templates.get(layout, pk, rk);
+  }
+
   /** Entities whose templates are remembered (for tests). */
   int templatesRemembered() {
     return templates.size();
@@ -80,15 +85,15 @@ public final class ItemStore {
    * The version of an item this driver last wrote by a put that wanted the replaced item back, or
    * null (see {@link KnownVersions}).
    */
-  StoredItem knownVersion(TableLayout layout, Key key) {
-    return versions.get(
-        layout, AzureKeys.partitionKey(layout, key.partition()), AzureKeys.rowKey(layout, key));
+  StoredItem knownVersion(TableLayout layout, String pk, String rk) {
+    return versions.get(layout, pk, rk);
   }
 
-  /** Remembers the version just written of an item, or forgets it if its ETag is no real one. */
-  void rememberVersion(TableLayout layout, Key key, StoredItem version) {
-    String pk = AzureKeys.partitionKey(layout, key.partition());
-    String rk = AzureKeys.rowKey(layout, key);
+  /**
+   * Remembers the version just written of the item with these entity keys, or forgets it if its
+   * ETag is no real one.
+   */
+  void rememberVersion(TableLayout layout, String pk, String rk, StoredItem version) {
     if (version.token() == null || version.token().startsWith(SUPERSEDED)) {
       versions.forget(layout, pk, rk);
     } else {
@@ -97,9 +102,8 @@ public final class ItemStore {
   }
 
   /** Forgets the known version of an item (it proved stale). */
-  void forgetVersion(TableLayout layout, Key key) {
-    versions.forget(
-        layout, AzureKeys.partitionKey(layout, key.partition()), AzureKeys.rowKey(layout, key));
+  void forgetVersion(TableLayout layout, String pk, String rk) {
+    versions.forget(layout, pk, rk);
   }
 
   /** Decodes an item entity whose key is known and remembers its template. */
@@ -168,9 +172,24 @@ public final class ItemStore {
    */
   public static TableEntity entity(
       TableLayout layout, Key key, Item item, String nonce, Map<String, Object> template) {
-    TableEntity e =
-        new TableEntity(
-            AzureKeys.partitionKey(layout, key.partition()), AzureKeys.rowKey(layout, key));
+    return entity(
+        layout,
+        AzureKeys.partitionKey(layout, key.partition()),
+        AzureKeys.rowKey(layout, key),
+        item,
+        nonce,
+        template);
+  }
+
+  /** As {@link #entity(TableLayout, Key, Item, String, Map)} with the entity keys computed. */
+  static TableEntity entity(
+      TableLayout layout,
+      String pk,
+      String rk,
+      Item item,
+      String nonce,
+      Map<String, Object> template) {
+    TableEntity e = new TableEntity(pk, rk);
     e.getProperties().putAll(EntityCodec.properties(layout.keySchema(), item, template));
     if (nonce != null) {
       e.addProperty(EntityCodec.NONCE, nonce);

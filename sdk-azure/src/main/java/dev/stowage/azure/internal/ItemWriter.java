@@ -103,21 +103,24 @@ public final class ItemWriter {
    * the template.
    */
   private WriteResult putLearningReplaced(TableLayout layout, Key key, Item item) {
-    StoredItem known = store.knownVersion(layout, key);
-    Map<String, Object> template = store.template(layout, key);
+    // The entity keys, encoded once for both memories and the entity.
+    String pk = AzureKeys.partitionKey(layout, key.partition());
+    String rk = AzureKeys.rowKey(layout, key);
+    StoredItem known = store.knownVersion(layout, pk, rk);
+    Map<String, Object> template = store.template(layout, pk, rk);
     if (known != null && (template != null || !layout.adopted())) {
       try {
         String etag =
             store.put(
                 layout,
                 key,
-                ItemStore.entity(layout, key, item, null, template),
+                ItemStore.entity(layout, pk, rk, item, null, template),
                 Expectation.token(known.token()));
-        store.rememberVersion(layout, key, new StoredItem(item, etag));
+        store.rememberVersion(layout, pk, rk, new StoredItem(item, etag));
         return new WriteResult(Optional.of(known), etag);
       } catch (ConditionFailedException stale) {
         // Another writer replaced or deleted the version remembered: learn the current one.
-        store.forgetVersion(layout, key);
+        store.forgetVersion(layout, pk, rk);
       }
     }
     Row replaced = store.get(layout, key).orElse(null);
@@ -126,9 +129,9 @@ public final class ItemWriter {
             layout,
             key,
             ItemStore.entity(
-                layout, key, item, null, replaced == null ? null : replaced.properties()),
+                layout, pk, rk, item, null, replaced == null ? null : replaced.properties()),
             Expectation.ANY);
-    store.rememberVersion(layout, key, new StoredItem(item, etag));
+    store.rememberVersion(layout, pk, rk, new StoredItem(item, etag));
     return new WriteResult(Optional.ofNullable(replaced).map(Row::stored), etag);
   }
 

@@ -3,6 +3,8 @@ package dev.stowage.azure.internal;
 import dev.stowage.InvalidRequestException;
 import dev.stowage.spi.TableRef;
 import java.math.BigInteger;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
@@ -31,8 +33,22 @@ public final class TableNames {
 
   /** The Azure table holding the items of {@code ref}. */
   public static String dataTable(TableRef ref) {
-    return name(ref, false);
+    // Named on every request (the client, the write templates, the known versions): kept per
+    // table rather than matched and packed again each time.
+    String name = DATA_TABLES.get(ref);
+    if (name == null) {
+      name = name(ref, false);
+      if (DATA_TABLES.size() < MAX_CACHED) {
+        DATA_TABLES.put(ref, name);
+      }
+    }
+    return name;
   }
+
+  /** Tables whose data table names are kept; a process addresses far fewer. */
+  private static final int MAX_CACHED = 4096;
+
+  private static final Map<TableRef, String> DATA_TABLES = new ConcurrentHashMap<>();
 
   /** The Azure table holding the index entries of {@code ref}. */
   public static String indexTable(TableRef ref) {
