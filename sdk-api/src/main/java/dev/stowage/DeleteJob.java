@@ -7,17 +7,24 @@ import java.util.function.Consumer;
 /**
  * Deletes everything a query matches, page by page, with a rate limit and progress reports. A page
  * is read with only what a delete needs (keys, overflow pointers, the attributes a filter tests);
- * its items are deleted in batches sent in parallel ({@link #WRITERS} at a time) while the next
- * page is read, and each item before its overflow blob. Interrupted (by {@link #cancel}, an
+ * its items are deleted in batches sent in parallel ({@link Options#parallelism} at a time, {@link
+ * #WRITERS} unless set) while the next page is read, and each item before its overflow blob. The
+ * rate limit spaces the batches of all writers together. Interrupted (by {@link #cancel}, an
  * exception, a crash or {@link Progress#resumeToken()} being saved and the process stopped), it
  * resumes from the last token with {@link Table#resumeDelete}: a token is reported only once every
- * item up to it is deleted, so already-deleted items are not counted twice.
+ * batch of its page is in, and the next page's batches go out only after the report, so no item
+ * before a token is left undeleted, none after it is deleted by the run that reported it, and
+ * resumed counts are exact.
+ *
+ * <p>A query always names a partition (of the table or of an index), which the backends read in
+ * order, so a delete job reads one page at a time; its parallelism is the number of batches sent at
+ * once.
  *
  * <p>A job is run by one thread at a time; it has the shape of every {@link Job}.
  */
 public interface DeleteJob extends Job<DeleteJob.Progress> {
 
-  /** How many delete batches a job sends at once. */
+  /** How many delete batches a job sends at once unless {@link Options#parallelism} says. */
   int WRITERS = 4;
 
   /**
@@ -27,9 +34,14 @@ public interface DeleteJob extends Job<DeleteJob.Progress> {
    * @param pageSize items read per page, 1 to 1000
    * @param dryRun count matches without deleting
    * @param onProgress called after every page with the progress so far, or null
+   * @param parallelism delete batches sent at once, 1 to 256 ({@link #WRITERS} by default)
    */
   record Options(
-      double maxItemsPerSecond, int pageSize, boolean dryRun, Consumer<Progress> onProgress) {
+      double maxItemsPerSecond,
+      int pageSize,
+      boolean dryRun,
+      Consumer<Progress> onProgress,
+      int parallelism) {
     /**
      * No rate limit, pages of 1,000 (the largest: a page's batches go out in parallel and the job
      * waits for the slowest of them before its report, so fewer, larger pages keep the writers
@@ -44,21 +56,36 @@ public interface DeleteJob extends Job<DeleteJob.Progress> {
       if (pageSize < 1 || pageSize > 1000) {
         throw new IllegalArgumentException("pageSize must be 1 to 1000");
       }
+      if (parallelism < 1 || parallelism > 256) {
+        throw new IllegalArgumentException("parallelism must be 1 to 256");
+      }
+    }
+
+    /** Options sending {@link #WRITERS} batches at once. */
+    public Options(
+        double maxItemsPerSecond, int pageSize, boolean dryRun, Consumer<Progress> onProgress) {
+      this(maxItemsPerSecond, pageSize, dryRun, onProgress, WRITERS);
     }
 
     /** These options with a progress listener. */
     public Options withProgress(Consumer<Progress> listener) {
-      return new Options(maxItemsPerSecond, pageSize, dryRun, Objects.requireNonNull(listener));
+      return new Options(
+          maxItemsPerSecond, pageSize, dryRun, Objects.requireNonNull(listener), parallelism);
     }
 
     /** These options with a rate limit in items per second. */
     public Options withRateLimit(double itemsPerSecond) {
-      return new Options(itemsPerSecond, pageSize, dryRun, onProgress);
+      return new Options(itemsPerSecond, pageSize, dryRun, onProgress, parallelism);
     }
 
     /** These options as a dry run. */
     public Options asDryRun() {
-      return new Options(maxItemsPerSecond, pageSize, true, onProgress);
+      return new Options(maxItemsPerSecond, pageSize, true, onProgress, parallelism);
+    }
+
+    /** These options sending {@code n} delete batches at once. */
+    public Options withParallelism(int n) {
+      return new Options(maxItemsPerSecond, pageSize, dryRun, onProgress, n);
     }
   }
 

@@ -146,9 +146,14 @@ class JobsTest {
     DeleteJob.Progress last = reports.get(reports.size() - 1);
     assertThat(last.deleted()).isEqualTo(200);
     long remaining = t.queryAll(expired()).count();
-    assertThat(remaining)
-        .as("the failed page's other three batches are in, nothing before the token is left")
-        .isEqualTo(800 - 75);
+    // The failed page's other three batches are in; the fourth page (read meanwhile) is untouched.
+    assertThat(remaining).isEqualTo(800 - 75);
+    assertThat(t.queryAll(expired()).map(i -> i.getLong("at")))
+        .as("nothing before the token is left")
+        .allMatch(at -> at >= 200);
+    int writes = driver.writes.get();
+    sleep(100);
+    assertThat(driver.writes.get()).as("no batch is sent after run() returned").isEqualTo(writes);
 
     DeleteJob.Progress finished =
         t.resumeDelete(last.resumeToken(), DeleteJob.Options.DEFAULT).run();
@@ -157,6 +162,214 @@ class JobsTest {
     assertThat(t.queryAll(expired())).isEmpty();
     assertThat(t.queryAll(Query.index("byStatus").partition(AttributeValue.of("active")).build()))
         .containsExactlyInAnyOrderElementsOf(kept);
+  }
+
+  /**
+   * A driver whose batch writes take a random few milliseconds (so batches of two pages overlap in
+   * every order) and whose n-th batch write fails.
+   */
+  private static final class SlowFailingBatch extends ForwardingDriver {
+    final AtomicInteger writes = new AtomicInteger();
+    final AtomicInteger running = new AtomicInteger();
+    final AtomicInteger mostRunning = new AtomicInteger();
+    final java.util.Random random;
+    volatile int failAt = Integer.MAX_VALUE;
+
+    SlowFailingBatch(long seed) {
+      super(MemoryDriver.create());
+      random = new java.util.Random(seed);
+    }
+
+    @Override
+    public BatchWriteResult batchWrite(TableLayout table, List<WriteOp> ops) {
+      int now = running.incrementAndGet();
+      mostRunning.accumulateAndGet(now, Math::max);
+      try {
+        int delay;
+        synchronized (random) {
+          delay = random.nextInt(6);
+        }
+        sleep(delay);
+        if (writes.incrementAndGet() == failAt) {
+          throw new InvalidRequestException("injected batch failure");
+        }
+        return super.batchWrite(table, ops);
+      } finally {
+        running.decrementAndGet();
+      }
+    }
+  }
+
+  @Test
+  void noReportedTokenPassesAnUndeletedItemWhateverBatchFails() {
+    // 300 matches in pages of 50 (2 batches each): every batch position fails once, in turn.
+    for (int failAt = 1; failAt <= 12; failAt++) {
+      SlowFailingBatch driver = new SlowFailingBatch(failAt);
+      Table t = Stowage.builder(driver).build().ensureTable(SPEC);
+      List<Item> kept = load(t, 300, 10, 0);
+      driver.writes.set(0);
+      driver.failAt = failAt;
+      List<DeleteJob.Progress> reports = new CopyOnWriteArrayList<>();
+      List<String> lost = new CopyOnWriteArrayList<>();
+      DeleteJob.Options options =
+          new DeleteJob.Options(0, 50, false, null)
+              .withParallelism(3)
+              .withProgress(
+                  p -> {
+                    reports.add(p);
+                    // Every item before the token (items are deleted in "at" order) is gone.
+                    t.queryAll(expired())
+                        .filter(i -> i.getLong("at") < p.deleted())
+                        .forEach(i -> lost.add(p.deleted() + ": " + i.getString("id")));
+                  });
+      Throwable thrown = catchThrowable(() -> t.deleteWhere(expired(), options).run());
+      assertThat(thrown).as("batch %d fails", failAt).hasMessageContaining("injected");
+      assertThat(lost).as("items left before a token, batch %d failing", failAt).isEmpty();
+      long remaining = t.queryAll(expired()).count();
+      long reported = reports.isEmpty() ? 0 : reports.get(reports.size() - 1).deleted();
+      // The failed page's other batch is in; nothing of a later page is.
+      assertThat(remaining).isEqualTo(300 - reported - 25);
+      DeleteJob.Progress finished =
+          reports.isEmpty()
+              ? t.deleteWhere(expired(), DeleteJob.Options.DEFAULT).run()
+              : t.resumeDelete(reports.get(reports.size() - 1).resumeToken(), options).run();
+      assertThat(finished.done()).isTrue();
+      assertThat(finished.deleted()).as("counted once each").isEqualTo(reported + remaining);
+      assertThat(t.queryAll(expired())).isEmpty();
+      assertThat(t.queryAll(Query.index("byStatus").partition(AttributeValue.of("active")).build()))
+          .containsExactlyInAnyOrderElementsOf(kept);
+    }
+  }
+
+  @Test
+  void aPagesBatchesGoOutTogetherAndTheNextPageIsReadMeanwhile() throws Exception {
+    java.util.concurrent.CountDownLatch firstHeld = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.atomic.AtomicBoolean armed =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    AtomicInteger writes = new AtomicInteger();
+    AtomicInteger writesWhileHeld = new AtomicInteger();
+    AtomicInteger reads = new AtomicInteger();
+    ForwardingDriver driver =
+        new ForwardingDriver(MemoryDriver.create()) {
+          @Override
+          public BatchWriteResult batchWrite(TableLayout table, List<WriteOp> ops) {
+            if (!armed.get()) {
+              return super.batchWrite(table, ops);
+            }
+            int n = writes.incrementAndGet();
+            if (n == 1) {
+              firstHeld.countDown();
+              try {
+                release.await();
+              } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+              }
+            } else if (release.getCount() > 0) {
+              writesWhileHeld.incrementAndGet();
+            }
+            return super.batchWrite(table, ops);
+          }
+
+          @Override
+          public dev.stowage.spi.QueryResult query(
+              TableLayout table, dev.stowage.spi.DriverQuery query) {
+            if (armed.get()) {
+              reads.incrementAndGet();
+            }
+            return super.query(table, query);
+          }
+        };
+    Table t = Stowage.builder(driver).build().ensureTable(SPEC);
+    load(t, 400, 0, 0);
+    armed.set(true);
+    List<DeleteJob.Progress> reports = new CopyOnWriteArrayList<>();
+    var job =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () ->
+                t.deleteWhere(expired(), new DeleteJob.Options(0, 100, false, reports::add, 4))
+                    .run());
+    firstHeld.await();
+    // While the first page's first batch is held, its other 3 batches go out and page 2 is read.
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while ((writesWhileHeld.get() < 3 || reads.get() < 2) && System.nanoTime() < deadline) {
+      sleep(5);
+    }
+    sleep(100);
+    assertThat(writesWhileHeld.get()).as("page 1's other batches, none of page 2").isEqualTo(3);
+    assertThat(reads.get()).as("page 2 read while page 1 is deleted").isGreaterThanOrEqualTo(2);
+    assertThat(reports).as("no page reported while a batch of it is out").isEmpty();
+    release.countDown();
+    DeleteJob.Progress done = job.get();
+    assertThat(done.deleted()).isEqualTo(400);
+    assertThat(reports.get(0).deleted()).isEqualTo(100);
+    assertThat(t.queryAll(expired())).isEmpty();
+  }
+
+  @Test
+  void parallelismBoundsTheBatchesInFlight() {
+    for (int parallelism : new int[] {1, 6}) {
+      SlowFailingBatch driver = new SlowFailingBatch(parallelism);
+      Table t = Stowage.builder(driver).build().ensureTable(SPEC);
+      load(t, 600, 0, 0);
+      driver.mostRunning.set(0);
+      DeleteJob.Progress done =
+          t.deleteWhere(expired(), DeleteJob.Options.DEFAULT.withParallelism(parallelism)).run();
+      assertThat(done.deleted()).isEqualTo(600);
+      if (parallelism == 1) {
+        assertThat(driver.mostRunning.get()).isEqualTo(1);
+      } else {
+        assertThat(driver.mostRunning.get()).isBetween(2, parallelism);
+      }
+    }
+    assertThat(catchThrowable(() -> DeleteJob.Options.DEFAULT.withParallelism(0)))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(catchThrowable(() -> DeleteJob.Options.DEFAULT.withParallelism(257)))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void theRateLimitHoldsAcrossEveryWriter() {
+    List<long[]> sends = new CopyOnWriteArrayList<>(); // {nanoTime, items}
+    ForwardingDriver driver =
+        new ForwardingDriver(MemoryDriver.create()) {
+          @Override
+          public BatchWriteResult batchWrite(TableLayout table, List<WriteOp> ops) {
+            sends.add(new long[] {System.nanoTime(), ops.size()});
+            return super.batchWrite(table, ops);
+          }
+        };
+    Table t = Stowage.builder(driver).build().ensureTable(SPEC);
+    load(t, 400, 0, 0);
+    sends.clear();
+    double rate = 500;
+    long start = System.nanoTime();
+    DeleteJob.Progress done =
+        t.deleteWhere(expired(), new DeleteJob.Options(rate, 100, false, null).withParallelism(8))
+            .run();
+    long millis = (System.nanoTime() - start) / 1_000_000;
+    assertThat(done.deleted()).isEqualTo(400);
+    assertThat(millis).as("375 items after the first batch at 500/s").isGreaterThanOrEqualTo(700);
+    List<long[]> ordered = new ArrayList<>(sends);
+    ordered.sort(java.util.Comparator.comparingLong(a -> a[0]));
+    long first = ordered.get(0)[0];
+    long before = 0;
+    for (long[] send : ordered) {
+      double seconds = (send[0] - first) / 1e9;
+      assertThat((double) before)
+          .as("items sent before %.3f s", seconds)
+          .isLessThanOrEqualTo(rate * seconds + 25 + 1e-9 + rate * 0.002);
+      before += send[1];
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   @Test

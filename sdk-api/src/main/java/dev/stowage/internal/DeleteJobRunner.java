@@ -9,26 +9,38 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Runs a delete-by-query job. Each page is read with a projection of the key attributes (plus what
  * the query's filter tests), so no overflow blob is fetched and no encrypted value decrypted; the
  * stored items still carry their overflow pointers. The page's deletes go out in batches of the
- * driver's size, {@link DeleteJob#WRITERS} at a time, each batch's blobs released once its deletes
- * are in, while the calling thread reads the next page. Only when every batch of a page is done is
- * a progress report made, with a token for the position after that page's last item: the token
- * seals the query, that position and the counts so far, so a resumed job reads on from the first
- * item not known to be deleted and counts nothing twice.
+ * driver's size, {@link DeleteJob.Options#parallelism} at a time, each batch's blobs released once
+ * its deletes are in, while the calling thread reads the next page. Only when every batch of a page
+ * is done is a progress report made, with a token for the position after that page's last item: the
+ * token seals the query, that position and the counts so far, so a resumed job reads on from the
+ * first item not known to be deleted and counts nothing twice. The next page's batches are sent
+ * only after that report, so a report's counts are exact: no item past its token has been deleted
+ * by this run (a job stopped right after a report leaves exactly what the token says). A run that
+ * stops on a failure lets the batches being sent finish, sends no queued one, and returns only when
+ * no batch is running.
+ *
+ * <p>The rate limit spaces batches as they are sent, from every writer thread, so the items deleted
+ * by time {@code t} never exceed the rate times {@code t} plus one batch; a dry run, which sends
+ * nothing, is paced between pages instead.
  */
 final class DeleteJobRunner extends JobLoop<DeleteJob.Progress> implements DeleteJob {
   private final CoreTable t;
   private final Options options;
   private final Set<String> keysOnly;
+  private final Pacer pacer;
   private CursorState state;
   private long matched;
   private long deleted;
@@ -37,9 +49,12 @@ final class DeleteJobRunner extends JobLoop<DeleteJob.Progress> implements Delet
   // The page read ahead while the previous one was deleted; null before the first step.
   private Pager.Fetched next;
   private ExecutorService writers;
+  // Set when a run ends: batches still queued then are not sent.
+  private volatile boolean stopping;
 
   DeleteJobRunner(CoreTable t, CursorState state, Options options) {
-    super(options.maxItemsPerSecond(), options.onProgress());
+    // Deletes are paced per batch by the pacer; a dry run by the loop, between pages.
+    super(options.dryRun() ? options.maxItemsPerSecond() : 0, options.onProgress());
     this.t = t;
     this.options = options;
     // A delete job reads in the query's own direction regardless of how it was started.
@@ -51,63 +66,84 @@ final class DeleteJobRunner extends JobLoop<DeleteJob.Progress> implements Delet
     keys.add(t.spec.keySchema().partitionName());
     t.spec.keySchema().sortName().ifPresent(keys::add);
     this.keysOnly = Set.copyOf(keys);
+    this.pacer =
+        !options.dryRun() && options.maxItemsPerSecond() > 0
+            ? new Pacer(options.maxItemsPerSecond())
+            : null;
   }
 
   @Override
   protected boolean step() {
+    stopping = false;
     Pager.Fetched page = next != null ? next : read(state);
     next = null;
     if (page.items().isEmpty()) {
       return true;
     }
-    Position last = page.positions().get(page.positions().size() - 1);
-    CursorState after = state.at(state.towardAfter(), last, false);
+    CursorState after = after(page);
     // A short page is the last one: the read stops early only when nothing more matches.
     boolean more = page.items().size() >= options.pageSize();
     if (options.dryRun()) {
       next = more ? read(after) : null;
     } else {
-      List<CompletableFuture<Void>> batches = deleteAsync(page.stored());
+      PageInFlight batches = send(page);
       try {
         next = more ? read(after) : null;
       } finally {
-        awaitAll(batches);
+        batches.await();
       }
-      deleted += page.stored().size();
+      deleted += page.items().size();
+      synchronized (this) {
+        blobs += batches.blobs.get();
+      }
     }
     matched += page.items().size();
     matchedThisRun += page.items().size();
-    state = after.withCounts(matched, deleted, blobs);
+    synchronized (this) {
+      state = after.withCounts(matched, deleted, blobs);
+    }
     return !more;
+  }
+
+  private CursorState after(Pager.Fetched page) {
+    Position last = page.positions().get(page.positions().size() - 1);
+    return state.at(state.towardAfter(), last, false);
   }
 
   private Pager.Fetched read(CursorState from) {
     return new Pager(t).fetch(from, options.pageSize(), keysOnly, true);
   }
 
-  /** Sends the deletes of a page in batches, each followed by the release of its blobs. */
-  private List<CompletableFuture<Void>> deleteAsync(List<StoredItem> stored) {
+  /** Sends the deletes of a page in batches, {@code parallelism} at a time. */
+  private PageInFlight send(Pager.Fetched page) {
+    PageInFlight p = new PageInFlight();
     if (writers == null) {
       AtomicInteger n = new AtomicInteger();
       writers =
           Executors.newFixedThreadPool(
-              WRITERS,
+              options.parallelism(),
               r -> {
                 Thread th = new Thread(r, "stowage-delete-job-" + n.incrementAndGet());
                 th.setDaemon(true);
                 return th;
               });
     }
+    List<StoredItem> stored = page.stored();
     int chunk = t.shared.driver.limits().maxBatchWrite();
-    List<CompletableFuture<Void>> futures = new ArrayList<>();
     for (int from = 0; from < stored.size(); from += chunk) {
       List<StoredItem> batch = stored.subList(from, Math.min(stored.size(), from + chunk));
-      futures.add(CompletableFuture.runAsync(() -> deleteBatch(batch), writers));
+      p.batches.add(CompletableFuture.runAsync(() -> deleteBatch(batch, p), writers));
     }
-    return futures;
+    return p;
   }
 
-  private void deleteBatch(List<StoredItem> batch) {
+  private void deleteBatch(List<StoredItem> batch, PageInFlight page) {
+    if (stopping) {
+      throw new CancellationException("the delete job stopped before this batch was sent");
+    }
+    if (pacer != null) {
+      pacer.await(batch.size());
+    }
     List<WriteOp> ops = new ArrayList<>(batch.size());
     for (StoredItem s : batch) {
       ops.add(new WriteOp.Delete(t.spec.keySchema().keyOf(s.item())));
@@ -120,33 +156,63 @@ final class DeleteJobRunner extends JobLoop<DeleteJob.Progress> implements Delet
         released++;
       }
     }
-    addBlobs(released);
+    page.blobs.addAndGet(released);
   }
 
-  private synchronized void addBlobs(long n) {
-    blobs += n;
-  }
+  /** The batches of a page, queued or being sent, and the blobs they released. */
+  private static final class PageInFlight {
+    final List<CompletableFuture<Void>> batches = new ArrayList<>();
+    final AtomicLong blobs = new AtomicLong();
 
-  /** Waits for every batch; the first failure is thrown once all have ended. */
-  private static void awaitAll(List<CompletableFuture<Void>> batches) {
-    RuntimeException first = null;
-    for (CompletableFuture<Void> f : batches) {
-      try {
-        f.join();
-      } catch (CompletionException e) {
-        if (e.getCause() instanceof Error err) {
-          throw err;
-        }
-        if (first == null) {
-          first =
-              e.getCause() instanceof RuntimeException r
-                  ? r
-                  : new IllegalStateException("a delete batch failed", e.getCause());
+    /** Waits for every batch; the first failure is thrown once all have ended. */
+    void await() {
+      RuntimeException first = null;
+      for (CompletableFuture<Void> f : batches) {
+        try {
+          f.join();
+        } catch (CompletionException e) {
+          if (e.getCause() instanceof Error err) {
+            throw err;
+          }
+          if (first == null) {
+            first =
+                e.getCause() instanceof RuntimeException r
+                    ? r
+                    : new IllegalStateException("a delete batch failed", e.getCause());
+          }
         }
       }
+      if (first != null) {
+        throw first;
+      }
     }
-    if (first != null) {
-      throw first;
+  }
+
+  /**
+   * Spaces the batches of every writer thread: a batch of {@code n} items is sent no earlier than
+   * {@code n / rate} seconds after the previous batch's slot, and a pause (a slow page) earns no
+   * burst afterwards.
+   */
+  private static final class Pacer {
+    private final double nanosPerItem;
+    private long nextNanos = Long.MIN_VALUE;
+
+    Pacer(double itemsPerSecond) {
+      this.nanosPerItem = 1e9 / itemsPerSecond;
+    }
+
+    void await(int items) {
+      long waitNanos;
+      synchronized (this) {
+        long now = System.nanoTime();
+        long slot = nextNanos == Long.MIN_VALUE || nextNanos - now < 0 ? now : nextNanos;
+        nextNanos = slot + (long) (items * nanosPerItem);
+        waitNanos = slot - now;
+      }
+      if (waitNanos > 0) {
+        // Whole milliseconds, rounded up: a batch is never sent before its slot.
+        Retrier.sleep(Duration.ofMillis((waitNanos + 999_999) / 1_000_000));
+      }
     }
   }
 
@@ -182,8 +248,18 @@ final class DeleteJobRunner extends JobLoop<DeleteJob.Progress> implements Delet
   @Override
   protected void close() {
     next = null;
+    stopping = true;
     if (writers != null) {
+      // Queued batches end at once (stopping); the ones being sent are waited for, so no delete
+      // of this run lands after run() returns, while a resumed run may read the same items.
       writers.shutdown();
+      try {
+        while (!writers.awaitTermination(1, TimeUnit.SECONDS)) {
+          // a batch is still being sent (and retried)
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
       writers = null;
     }
   }

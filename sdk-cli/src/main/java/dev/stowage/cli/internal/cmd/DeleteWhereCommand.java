@@ -37,6 +37,14 @@ public final class DeleteWhereCommand implements Callable<Integer> {
   String resume;
 
   @Option(
+      names = "--parallelism",
+      defaultValue = "4",
+      description =
+          "Delete batches sent at once (1 to 256). Pages are read in the query's order, the next"
+              + " while the current one's batches are sent.")
+  int parallelism;
+
+  @Option(
       names = "--no-count",
       description = "Skip the counting pass that sizes the progress bar (saves one index read).")
   boolean noCount;
@@ -45,6 +53,9 @@ public final class DeleteWhereCommand implements Callable<Integer> {
   public Integer call() {
     if (rate < 0) {
       throw new CliException("--rate must be positive (or 0 for no limit)");
+    }
+    if (parallelism < 1 || parallelism > 256) {
+      throw new CliException("--parallelism must be 1 to 256");
     }
     try (OpenedStore store = table.open()) {
       Table t = store.table();
@@ -69,7 +80,8 @@ public final class DeleteWhereCommand implements Callable<Integer> {
                 bar.update(
                     dryRun ? p.matched() : p.deleted(),
                     p.blobsDeleted() > 0 ? p.blobsDeleted() + " blobs" : "");
-              });
+              },
+              parallelism);
       DeleteJob job =
           resume != null
               ? t.resumeDelete(resume, options)
