@@ -39,6 +39,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
@@ -69,12 +71,13 @@ import java.util.function.Consumer;
  *
  * <p>The source is read in {@link Builder#segments} segments ({@link StorageDriver#segments}) by up
  * to {@link Builder#parallelism} threads (a source without segmented scans is scanned by one
- * thread); pages are written by {@link Builder#parallelism} workers. With a checkpoint file, the
- * segments and every completed batch write and page are recorded, each segment's pages as a chain
- * of its own, and a run started again with the same file skips them, so an interrupted migration
- * resumes without writing any item twice (as long as the source was not written meanwhile; use
- * {@link dev.stowage.migrate.MirroredTable} to keep a live table in step). {@link #verify()}
- * compares counts and per-item digests of both sides.
+ * thread); each page's batch writes are handed to {@link Builder#parallelism} writers one batch at
+ * a time, so the batches of a page go out in parallel and reading goes on while they are written.
+ * With a checkpoint file, the segments and every completed batch write and page are recorded, each
+ * segment's pages as a chain of its own, and a run started again with the same file skips them, so
+ * an interrupted migration resumes without writing any item twice (as long as the source was not
+ * written meanwhile; use {@link dev.stowage.migrate.MirroredTable} to keep a live table in step).
+ * {@link #verify()} compares counts and per-item digests of both sides.
  *
  * <p>Each side is identified by its driver's {@link StorageDriver#name() name} and {@link
  * StorageDriver#location() location} (or the location given to {@link Builder#sourceLocation} and
@@ -335,6 +338,8 @@ public final class Migrator {
     List<Misfit> misfits = java.util.Collections.synchronizedList(new ArrayList<>());
     AtomicReference<RuntimeException> failure = new AtomicReference<>();
     ExecutorService pool = Executors.newFixedThreadPool(parallelism, daemonThreads());
+    // Batch writes queued or being written: enough to keep every writer busy while the readers
+    // block, few enough that reading stays at most a few pages ahead of writing.
     Semaphore inFlight = new Semaphore(parallelism * 2);
     // The checkpoint is opened (and checked against both sides) before anything else.
     try (Checkpoint cp =
@@ -407,19 +412,13 @@ public final class Migrator {
       if (cp != null && cp.pageDone(thisStart)) {
         c.skipped.add(page.items().size());
       } else {
-        acquire(inFlight);
-        pool.execute(
-            () -> {
-              try {
-                if (failure.get() == null) {
-                  copyPage(cp, thisStart, lastText, page.items(), c, misfits);
-                }
-              } catch (RuntimeException e) {
-                failure.compareAndSet(null, e);
-              } finally {
-                inFlight.release();
-              }
-            });
+        try {
+          dispatch(cp, thisStart, lastText, page.items(), pool, inFlight, failure, c, misfits);
+        } catch (RuntimeException e) {
+          // Stops the run like a failed write: the batches in flight end before run() throws.
+          failure.compareAndSet(null, e);
+          break;
+        }
       }
       report(c, start);
       if (!page.more()) {
@@ -517,19 +516,7 @@ public final class Migrator {
           cp.page(thisStart, next, 0);
         }
       } else {
-        acquire(inFlight);
-        pool.execute(
-            () -> {
-              try {
-                if (failure.get() == null) {
-                  copyPage(cp, thisStart, next, page.items(), c, misfits);
-                }
-              } catch (RuntimeException e) {
-                failure.compareAndSet(null, e);
-              } finally {
-                inFlight.release();
-              }
-            });
+        dispatch(cp, thisStart, next, page.items(), pool, inFlight, failure, c, misfits);
       }
       report(c, start);
       pageStart = next;
@@ -616,6 +603,66 @@ public final class Migrator {
         targetLayout);
   }
 
+  /**
+   * Hands a page to the writers one batch write at a time, each its own task, so the batches of a
+   * page are written in parallel and a writer that finishes moves on to whatever batch is next, of
+   * this page or of another segment's. Blocks while {@code parallelism × 2} batches are queued or
+   * being written (so reading runs at most a few pages ahead). Each batch is recorded in the
+   * checkpoint when it is in; the page is recorded by whichever of its batches ends last, and only
+   * if every one of them succeeded, so a resumed run never skips an unwritten item.
+   */
+  private void dispatch(
+      Checkpoint cp,
+      String start,
+      String last,
+      List<StoredItem> items,
+      ExecutorService pool,
+      Semaphore inFlight,
+      AtomicReference<RuntimeException> failure,
+      Counters c,
+      List<Misfit> misfits) {
+    PreparedPage page = prepare(items, misfits);
+    int chunks = page.chunks();
+    if (chunks == 0) {
+      if (cp != null) {
+        cp.page(start, last, items.size());
+      }
+      return;
+    }
+    AtomicInteger left = new AtomicInteger(chunks);
+    AtomicBoolean incomplete = new AtomicBoolean();
+    for (int index = 0; index < chunks; index++) {
+      if (failure.get() != null) {
+        return;
+      }
+      int chunk = index;
+      acquire(inFlight);
+      pool.execute(
+          () -> {
+            try {
+              if (failure.get() != null) {
+                incomplete.set(true);
+                return;
+              }
+              writeChunk(cp, start, page, chunk, c, misfits);
+            } catch (RuntimeException e) {
+              incomplete.set(true);
+              failure.compareAndSet(null, e);
+            } finally {
+              inFlight.release();
+            }
+            if (left.decrementAndGet() == 0 && !incomplete.get() && cp != null) {
+              try {
+                cp.page(start, last, items.size());
+              } catch (RuntimeException e) {
+                failure.compareAndSet(null, e);
+              }
+            }
+          });
+    }
+  }
+
+  /** Copies a page on the calling thread, batch after batch ({@link #copy(List)}). */
   private void copyPage(
       Checkpoint cp,
       String start,
@@ -623,8 +670,29 @@ public final class Migrator {
       List<StoredItem> items,
       Counters c,
       List<Misfit> misfits) {
+    PreparedPage page = prepare(items, misfits);
+    for (int index = 0; index < page.chunks(); index++) {
+      writeChunk(cp, start, page, index, c, misfits);
+    }
+    if (cp != null) {
+      cp.page(start, last, items.size());
+    }
+  }
+
+  /**
+   * A page's writes as the target should hold them, before blobs are copied; chunk {@code i} is
+   * {@code writes[i × chunk, (i + 1) × chunk)}, the unit the checkpoint records.
+   */
+  private record PreparedPage(
+      List<WriteOp> writes, java.util.Set<Key> refit, DriverLimits limits, int chunk) {
+    int chunks() {
+      return (writes.size() + chunk - 1) / chunk;
+    }
+  }
+
+  private PreparedPage prepare(List<StoredItem> items, List<Misfit> misfits) {
     DriverLimits limits = targetDriver.limits(targetLayout);
-    List<WriteOp> writes = new ArrayList<>();
+    List<WriteOp> writes = new ArrayList<>(items.size());
     java.util.Set<Key> refit = new java.util.HashSet<>();
     for (StoredItem s : items) {
       Item item = s.item();
@@ -660,33 +728,38 @@ public final class Migrator {
       }
       writes.add(new WriteOp.Put(key, item));
     }
-    int chunk = Math.max(1, limits.maxBatchWrite());
-    for (int i = 0, index = 0; i < writes.size(); i += chunk, index++) {
-      if (cp != null && cp.chunkDone(start, index)) {
-        c.skipped.add(Math.min(chunk, writes.size() - i));
-        continue;
-      }
-      List<WriteOp> part = new ArrayList<>();
-      for (WriteOp op : writes.subList(i, Math.min(writes.size(), i + chunk))) {
-        WriteOp.Put put = (WriteOp.Put) op;
-        if (refit.contains(put.key())) {
-          try {
-            part.add(refitted(put, limits, c));
-          } catch (ItemTooLargeException | InvalidRequestException e) {
-            misfits.add(new Misfit(put.key(), e.getMessage()));
-          }
-        } else {
-          part.add(withCopiedBlob(put, c));
+    return new PreparedPage(writes, refit, limits, Math.max(1, limits.maxBatchWrite()));
+  }
+
+  /**
+   * Writes chunk {@code index} of a page (its blobs copied first) unless the checkpoint has it, and
+   * records it in the checkpoint.
+   */
+  private void writeChunk(
+      Checkpoint cp, String start, PreparedPage page, int index, Counters c, List<Misfit> misfits) {
+    int from = index * page.chunk();
+    int to = Math.min(page.writes().size(), from + page.chunk());
+    if (cp != null && cp.chunkDone(start, index)) {
+      c.skipped.add(to - from);
+      return;
+    }
+    List<WriteOp> part = new ArrayList<>(to - from);
+    for (WriteOp op : page.writes().subList(from, to)) {
+      WriteOp.Put put = (WriteOp.Put) op;
+      if (page.refit().contains(put.key())) {
+        try {
+          part.add(refitted(put, page.limits(), c));
+        } catch (ItemTooLargeException | InvalidRequestException e) {
+          misfits.add(new Misfit(put.key(), e.getMessage()));
         }
-      }
-      writeAll(part);
-      c.items.add(part.size());
-      if (cp != null) {
-        cp.chunk(start, index);
+      } else {
+        part.add(withCopiedBlob(put, c));
       }
     }
+    writeAll(part);
+    c.items.add(part.size());
     if (cp != null) {
-      cp.page(start, last, items.size());
+      cp.chunk(start, index);
     }
   }
 
@@ -1033,7 +1106,8 @@ public final class Migrator {
     }
 
     /**
-     * Segments read concurrently (see {@link #segments}) and pages written concurrently; default 4.
+     * Segments read concurrently (see {@link #segments}) and batch writes sent concurrently (up to
+     * twice as many queued); default 4.
      */
     public Builder parallelism(int n) {
       if (n < 1 || n > 256) {
@@ -1044,10 +1118,11 @@ public final class Migrator {
     }
 
     /**
-     * Items per source scan page, which is also the checkpoint's unit; default 500. Up to {@code 2
-     * × parallelism} pages are held in memory at once. Larger pages mean fewer scan requests (the
-     * Datastore emulator, whose queries cost time proportional to the kind's size, wants 2,000 or
-     * more). Keep it unchanged when resuming.
+     * Items per source scan page, which is also the checkpoint's unit; default 500. About {@code 3
+     * × parallelism} pages at most are held in memory at once (pages being read, and pages with
+     * batches queued or being written). Larger pages mean fewer scan requests (the Datastore
+     * emulator, whose queries cost time proportional to the kind's size, wants 2,000 or more). Keep
+     * it unchanged when resuming.
      */
     public Builder pageSize(int n) {
       if (n < 1 || n > 10_000) {
