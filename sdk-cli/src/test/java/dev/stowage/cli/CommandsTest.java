@@ -153,11 +153,18 @@ class CommandsTest {
             "--rate",
             "1000",
             "--page-size",
-            "4");
+            "4",
+            "--parallelism",
+            "2");
     assertThat(del.code()).as(del.err()).isZero();
     assertThat(del.out()).contains("deleted 10 item(s)");
     assertThat(del.err()).contains("deleting [");
     assertThat(run("scan").out().lines()).hasSize(10).allMatch(l -> l.contains("even"));
+    Cli.Result bad =
+        run("delete-where", "--index", "byKind", "--partition", "even", "--parallelism", "0");
+    assertThat(bad.code()).isEqualTo(ExitCode.USAGE);
+    assertThat(bad.err()).contains("--parallelism must be 1 to 256");
+    assertThat(run("scan").out().lines()).hasSize(10);
   }
 
   @Test
