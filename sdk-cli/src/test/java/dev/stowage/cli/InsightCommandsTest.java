@@ -157,6 +157,14 @@ class InsightCommandsTest {
                 .lines()
                 .filter(l -> l.startsWith("| bell curve") || l.startsWith("| top heavy")))
         .hasSize(12);
+    // The default model: 73.9% for the control, 96.5% on request counts at 80% top heavy.
+    assertThat(r.out()).contains("| top heavy | 80% | 73.9% |").contains("| 96.5% |");
+    Cli.Result slow = Cli.run("capacity", "simulate", "--update-minutes", "2");
+    assertThat(slow.code()).as(slow.err()).isZero();
+    assertThat(slow.out()).contains("| top heavy | 80% | 66.1% |");
+    Cli.Result bad = Cli.run("capacity", "simulate", "--update-minutes", "-1");
+    assertThat(bad.code()).isEqualTo(ExitCode.USAGE);
+    assertThat(bad.err()).contains("update minutes");
   }
 
   @Test
