@@ -21,10 +21,13 @@ import java.util.Objects;
  *       300 seconds} of its allowance and spends them when writes exceed it.
  *   <li>A write that exceeds what its partition allows is throttled and counted once; the writer
  *       does not retry it (as a load generator sending a fresh batch every second does).
- *   <li>The auto scaler evaluates once a minute, per {@link ScalingPolicy}; a capacity change takes
- *       effect from the next minute and resets the alarms (datapoints measured before it do not
- *       count). It scales in after 15 datapoints of consumed capacity below {@code (target - 0.2) ×
- *       capacity}, never below the minimum capacity.
+ *   <li>The auto scaler evaluates once a minute, per {@link ScalingPolicy}, with CloudWatch's alarm
+ *       semantics: a datapoint breaches when its minute's utilisation (the metric over the capacity
+ *       provisioned in that minute) exceeds the target; a capacity change does not reset the alarm,
+ *       which invokes the scaling action again every minute it stays in ALARM. A change takes
+ *       effect {@linkplain Builder#updateMinutes after the update} and no other is made meanwhile.
+ *       It scales in after 15 datapoints of consumed utilisation more than 20 points below the
+ *       target, never below the minimum capacity.
  * </ul>
  *
  * <p>Immutable and thread-safe: {@link #run} may be called concurrently.
@@ -36,6 +39,7 @@ public final class CapacitySimulator {
   private final int minutes;
   private final double hotKeyShare;
   private final int initialPartitions;
+  private final int updateMinutes;
 
   private CapacitySimulator(Builder b) {
     this.initialCapacity = b.initialCapacity;
@@ -44,6 +48,7 @@ public final class CapacitySimulator {
     this.minutes = b.minutes;
     this.hotKeyShare = b.hotKeyShare;
     this.initialPartitions = b.initialPartitions;
+    this.updateMinutes = b.updateMinutes;
   }
 
   /** A simulator with the experiment's settings (see {@link Builder}). */
@@ -67,7 +72,7 @@ public final class CapacitySimulator {
       throw new IllegalArgumentException("target utilisation must be in (0, 1]");
     }
     ProvisionedTable table = new ProvisionedTable(initialCapacity, initialPartitions, burstSeconds);
-    AutoScaler scaler = new AutoScaler(policy, targetUtilisation, minCapacity);
+    AutoScaler scaler = new AutoScaler(policy, targetUtilisation, minCapacity, updateMinutes);
     List<SimulationResult.Minute> timeline = new ArrayList<>(minutes);
     double carry = 0;
     double requested = 0;
@@ -118,8 +123,23 @@ public final class CapacitySimulator {
     private int minutes = 130;
     private double hotKeyShare = 0;
     private int initialPartitions = 1;
+    private int updateMinutes = 0;
 
     private Builder() {}
+
+    /**
+     * Whole minutes a capacity update takes beyond the minute it was decided in; default 0 (in
+     * force from the next minute). DynamoDB documents "several minutes" for {@code UpdateTable};
+     * with the default 3-minute metric delay, 0 puts 4 minutes between a minute's consumption and
+     * the capacity that answers it.
+     */
+    public Builder updateMinutes(int minutes) {
+      if (minutes < 0) {
+        throw new IllegalArgumentException("update minutes must not be negative");
+      }
+      this.updateMinutes = minutes;
+      return this;
+    }
 
     /** Write capacity units at the start; default 50. */
     public Builder initialCapacity(int units) {

@@ -6,8 +6,9 @@ import java.util.Objects;
  * How an auto scaler decides to raise a provisioned table's write capacity, in the manner of
  * DynamoDB auto scaling's CloudWatch alarms: every minute it reads the newest per-minute datapoint
  * that has been published (datapoints appear {@code metricDelayMinutes} after their minute ends);
- * when the last {@code breachMinutes} datapoints measured since the last capacity change all exceed
- * {@code target × provisioned}, it sets the capacity to {@code ceil(datapoint / target)}.
+ * while the last {@code breachMinutes} datapoints all exceed {@code target ×} the capacity
+ * provisioned in their minute, it sets the capacity to {@code ceil(datapoint / target)} if that is
+ * more.
  *
  * <p>Immutable.
  *
@@ -56,10 +57,11 @@ public record ScalingPolicy(String name, Metric metric, int breachMinutes, int m
   }
 
   /**
-   * Request counts after 1 breaching minute. The count is the writer's own metric, published at the
-   * end of each minute, so it reaches the alarm after 2 minutes rather than the table metrics' 3.
+   * Request counts after 1 breaching minute. The count is a custom CloudWatch metric the writer
+   * publishes; it is read by the same alarm machinery, so it lags as long as the table metrics (3
+   * minutes).
    */
   public static ScalingPolicy requestsAfterOneMinute() {
-    return new ScalingPolicy("requests, 1 min", Metric.REQUEST_COUNT, 1, 2);
+    return new ScalingPolicy("requests, 1 min", Metric.REQUEST_COUNT, 1, 3);
   }
 }

@@ -40,6 +40,22 @@ public record CostEstimate(
     return tables.stream().mapToDouble(TableCost::perMonth).sum();
   }
 
+  /** Where a table's request cost comes from. */
+  public enum Basis {
+    /**
+     * The billable units the backend itself reported for the requests (DynamoDB's consumed
+     * capacity, Datastore's entity operations, Azure's transactions), priced under the same
+     * backend's model: what the bill will count.
+     */
+    REPORTED,
+    /**
+     * Stowage's estimate from the requests, items and bytes it observed: the backend reported no
+     * units (the memory driver, or usage from before it did), or the usage is priced under another
+     * cloud's model.
+     */
+    ESTIMATED
+  }
+
   /**
    * One table's cost.
    *
@@ -50,6 +66,8 @@ public record CostEstimate(
    * @param perHour requests and blob requests per hour at the observed rate, plus storage per hour
    * @param perMonth the same per month
    * @param storagePerMonth the storage part of {@code perMonth} (0 where storage is not known)
+   * @param basis whether {@code requests} prices the units the backend reported or Stowage's
+   *     estimate (blob requests are always counted by Stowage, storage always given by the caller)
    */
   public record TableCost(
       String namespace,
@@ -58,5 +76,11 @@ public record CostEstimate(
       double blobRequests,
       double perHour,
       double perMonth,
-      double storagePerMonth) {}
+      double storagePerMonth,
+      Basis basis) {
+    /** Checks the basis. */
+    public TableCost {
+      Objects.requireNonNull(basis, "basis");
+    }
+  }
 }

@@ -12,6 +12,14 @@ import java.util.Objects;
  * and blob pricing model, scaled from the observed time to an hour and a month, plus storage where
  * the caller knows it. Immutable and thread-safe.
  *
+ * <p>Where the backend reported the billable units of the table's requests ({@link
+ * TableUsage#hasReportedUnits}: DynamoDB's consumed capacity, Datastore's entity operations,
+ * Azure's transactions, counted over the snapshot's own window) and the model is that backend's,
+ * the request cost prices those units ({@link CostEstimate.Basis#REPORTED}); otherwise it prices
+ * Stowage's estimate from the requests, items and bytes it observed ({@link
+ * CostEstimate.Basis#ESTIMATED}). Only the table-as-a-whole units are used: a backend's per-index
+ * breakdown is already in them.
+ *
  * <pre>{@code
  * CostEstimate e = new CostEstimator(PriceTable.defaults(), TablePricing.DYNAMODB_ON_DEMAND)
  *     .estimate(store.usage());
@@ -70,7 +78,11 @@ public final class CostEstimator {
     double month = prices.hoursPerMonth();
     List<CostEstimate.TableCost> out = new ArrayList<>();
     for (TableUsage t : usage.tables()) {
-      double requests = tablePricing.requestCost(t, seconds, prices, utilisation);
+      boolean reported = t.hasReportedUnits() && tablePricing.backend().equals(usage.backend());
+      double requests =
+          reported
+              ? tablePricing.reportedCost(t, seconds, prices, utilisation)
+              : tablePricing.requestCost(t, seconds, prices, utilisation);
       double blobs = blobPricing.requestCost(t, prices);
       Storage s = storage.get(t.namespace() + "/" + t.table());
       double storagePerMonth =
@@ -87,7 +99,8 @@ public final class CostEstimator {
               blobs,
               perHour,
               perHour * month,
-              storagePerMonth));
+              storagePerMonth,
+              reported ? CostEstimate.Basis.REPORTED : CostEstimate.Basis.ESTIMATED));
     }
     return new CostEstimate(
         tablePricing, blobPricing, prices.date(), prices.currency(), seconds, out);

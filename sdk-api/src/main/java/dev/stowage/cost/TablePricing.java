@@ -67,6 +67,48 @@ public enum TablePricing {
     };
   }
 
+  /**
+   * The driver name of the backend this model bills ({@code dynamodb}, {@code datastore}, {@code
+   * azure}).
+   */
+  String backend() {
+    return switch (this) {
+      case DYNAMODB_ON_DEMAND, DYNAMODB_PROVISIONED -> "dynamodb";
+      case DATASTORE -> "datastore";
+      case AZURE_TABLES -> "azure";
+    };
+  }
+
+  /**
+   * What the units the backend reported for {@code u} cost over {@code seconds} seconds: this
+   * model's backend's own units, so only meaningful when {@code u} was recorded on that backend.
+   * DynamoDB bills deletes at the write price, Datastore at the entity-delete price, Azure each
+   * request as one transaction.
+   */
+  double reportedCost(TableUsage u, double seconds, PriceTable p, double utilisation) {
+    double read = u.reportedReadUnits();
+    double write = u.reportedWriteUnits();
+    double delete = u.reportedDeleteUnits();
+    return switch (this) {
+      case DYNAMODB_ON_DEMAND ->
+          (write + delete) * p.price("dynamodb.on-demand.write-request-unit")
+              + read * p.price("dynamodb.on-demand.read-request-unit");
+      case DYNAMODB_PROVISIONED -> {
+        double hours = seconds / 3600;
+        double wcu = (write + delete) / seconds / utilisation;
+        double rcu = read / seconds / utilisation;
+        yield hours
+            * (wcu * p.price("dynamodb.provisioned.wcu-hour")
+                + rcu * p.price("dynamodb.provisioned.rcu-hour"));
+      }
+      case DATASTORE ->
+          read * p.price("datastore.entity-read")
+              + write * p.price("datastore.entity-write")
+              + delete * p.price("datastore.entity-delete");
+      case AZURE_TABLES -> (read + write + delete) * p.price("azure-tables.transaction");
+    };
+  }
+
   /** The price key of a GB-month of storage. */
   String storageKey() {
     return storageKey;

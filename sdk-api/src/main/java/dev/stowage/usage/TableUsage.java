@@ -39,6 +39,14 @@ import java.util.Objects;
  * @param peakReadUnitsPerSecond the busiest minute of the last hour in read units per second,
  *     counting what throttled requests asked for too (demand, not consumed capacity)
  * @param peakWriteUnitsPerSecond the same for write units
+ * @param reportedReadUnits units the backend itself reported for this table (the table as a whole,
+ *     its indexes included) at its read price since tracking started: DynamoDB's consumed read
+ *     capacity, Datastore's entity reads, Azure's read transactions; 0 when it reports none (the
+ *     memory driver) — see {@link #hasReportedUnits}
+ * @param reportedWriteUnits the same at the write price: DynamoDB's consumed write capacity of puts
+ *     and updates, Datastore's entity writes, Azure's write transactions
+ * @param reportedDeleteUnits the same for deletes: DynamoDB's write capacity of deletes,
+ *     Datastore's entity deletes (billed at their own price), Azure's delete transactions
  */
 public record TableUsage(
     String namespace,
@@ -62,12 +70,75 @@ public record TableUsage(
     long blobBytesRead,
     long blobOther,
     double peakReadUnitsPerSecond,
-    double peakWriteUnitsPerSecond) {
+    double peakWriteUnitsPerSecond,
+    double reportedReadUnits,
+    double reportedWriteUnits,
+    double reportedDeleteUnits) {
 
   /** Checks the names. */
   public TableUsage {
     Objects.requireNonNull(namespace, "namespace");
     Objects.requireNonNull(table, "table");
+  }
+
+  /** Usage without units reported by the backend (all 0). */
+  public TableUsage(
+      String namespace,
+      String table,
+      long reads,
+      long writes,
+      long queries,
+      long scans,
+      long emptyPages,
+      long itemsRead,
+      long itemsWritten,
+      long itemsDeleted,
+      long bytesRead,
+      long bytesWritten,
+      double readUnits,
+      long writeUnits,
+      long throttled,
+      long blobPuts,
+      long blobBytesWritten,
+      long blobGets,
+      long blobBytesRead,
+      long blobOther,
+      double peakReadUnitsPerSecond,
+      double peakWriteUnitsPerSecond) {
+    this(
+        namespace,
+        table,
+        reads,
+        writes,
+        queries,
+        scans,
+        emptyPages,
+        itemsRead,
+        itemsWritten,
+        itemsDeleted,
+        bytesRead,
+        bytesWritten,
+        readUnits,
+        writeUnits,
+        throttled,
+        blobPuts,
+        blobBytesWritten,
+        blobGets,
+        blobBytesRead,
+        blobOther,
+        peakReadUnitsPerSecond,
+        peakWriteUnitsPerSecond,
+        0,
+        0,
+        0);
+  }
+
+  /**
+   * True if the backend reported billable units for this table ({@link #reportedReadUnits} and the
+   * others), so a cost can be computed from what it will bill rather than from Stowage's estimate.
+   */
+  public boolean hasReportedUnits() {
+    return reportedReadUnits > 0 || reportedWriteUnits > 0 || reportedDeleteUnits > 0;
   }
 
   /** Requests sent to the backend for this table (each an Azure storage transaction). */

@@ -29,8 +29,9 @@ class CapacityExperimentTest {
     SimulationResult control = r.get(0);
     SimulationResult oneMinute = r.get(1);
     SimulationResult requests = r.get(2);
+    // The article: 94% on request counts, 73% for the control. The band around 73% is +-4 points.
     assertThat(requests.successRate()).isGreaterThanOrEqualTo(0.94);
-    assertThat(control.successRate()).isBetween(0.55, 0.80);
+    assertThat(control.successRate()).isBetween(0.69, 0.77);
     assertThat(requests.successRate() - control.successRate()).isGreaterThan(0.2);
     // Reacting sooner helps, but consumed capacity still holds the scaler back.
     assertThat(oneMinute.successRate()).isBetween(control.successRate(), requests.successRate());
@@ -38,17 +39,72 @@ class CapacityExperimentTest {
   }
 
   @Test
-  void lowTargetsNeverThrottleTheBellCurveAndRequestCountsHoldUpToSeventyPercent() {
+  void theBellCurveNeverThrottlesOnRequestCountsAndLowTargetsNeverThrottleAtAll() {
     for (double t : List.of(0.3, 0.4, 0.5)) {
       assertThat(row("bell curve", t).results())
           .allSatisfy(s -> assertThat(s.throttled()).isZero());
     }
     for (double t : CapacityExperiment.TARGETS) {
-      if (t <= 0.7 + 1e-9) {
-        assertThat(row("bell curve", t).results().get(2).throttled()).isZero();
+      assertThat(row("bell curve", t).results().get(2).throttled()).isZero();
+      assertThat(row("top heavy", t).results().get(2).successRate()).isGreaterThan(0.94);
+    }
+  }
+
+  @Test
+  void aCapacityChangeDoesNotResetTheAlarmSoTheControlStepsEveryFourMinutes() {
+    SimulationResult control = row("top heavy", 0.8).results().get(0);
+    List<Integer> changes = new java.util.ArrayList<>();
+    var minutes = control.timeline();
+    for (int i = 1; i < minutes.size(); i++) {
+      if (minutes.get(i).capacity() > minutes.get(i - 1).capacity()) {
+        changes.add(i);
       }
     }
-    assertThat(row("bell curve", 0.8).results().get(0).throttled()).isPositive();
+    // First scale-up: 5 breaching minutes from minute 15, visible 3 minutes later, in force next.
+    assertThat(changes.get(0)).isEqualTo(23);
+    // Then the alarm stays in ALARM and acts on each new datapoint: 3 minutes delay + 1.
+    assertThat(changes.get(1) - changes.get(0)).isEqualTo(4);
+    assertThat(changes.get(2) - changes.get(1)).isEqualTo(4);
+    // Each step grows capacity by at most 1 / target: consumed never exceeds what was provisioned.
+    assertThat(minutes.get(changes.get(1)).capacity())
+        .isLessThanOrEqualTo((int) Math.ceil(minutes.get(changes.get(0)).capacity() / 0.8) + 1);
+  }
+
+  @Test
+  void slowerUpdatesLowerTheControlsSuccess() {
+    ScalingPolicy p = ScalingPolicy.consumedAfterFiveMinutes();
+    double fast =
+        CapacitySimulator.builder().build().run(TrafficPattern.topHeavy(), p, 0.8).successRate();
+    double slow =
+        CapacitySimulator.builder()
+            .updateMinutes(2)
+            .build()
+            .run(TrafficPattern.topHeavy(), p, 0.8)
+            .successRate();
+    assertThat(slow).isLessThan(fast - 0.03);
+  }
+
+  @Test
+  void capacitySizedByTheAdvisorFromRequestCountsHoldsTheSpike() {
+    SimulationResult control = row("top heavy", 0.8).results().get(0);
+    long peakRequested =
+        control.timeline().stream()
+            .mapToLong(SimulationResult.Minute::requested)
+            .max()
+            .orElseThrow();
+    // While the spike throttles, consumed capacity under-reports demand: its first minutes after
+    // the burst is spent show the 50 units provisioned, not the ~300 writes/s asked for.
+    assertThat(control.timeline().get(20).succeeded()).isLessThan(peakRequested / 5);
+    long advised =
+        new CapacityAdvisor(0.8).advise(0, peakRequested / 60.0, 0, 50, 0, 50, 0).writeUnits();
+    assertThat(advised).isGreaterThanOrEqualTo(370);
+    SimulationResult sized =
+        CapacitySimulator.builder()
+            .initialCapacity((int) advised)
+            .minCapacity((int) advised)
+            .build()
+            .run(TrafficPattern.topHeavy(), ScalingPolicy.consumedAfterFiveMinutes(), 0.8);
+    assertThat(sized.throttled()).isZero();
   }
 
   @Test

@@ -82,9 +82,35 @@ class InsightCommandsTest {
     assertThat(r.out()).contains("prod/users").contains("total");
     // 100 puts of small items, each also written to the index: 200 write units at $0.625/M.
     assertThat(r.out()).contains("0.000125");
+    // The memory driver reports no billable units: the estimate is Stowage's.
+    assertThat(r.out()).containsPattern("prod/users .* estimated");
     Cli.Result memory = Cli.run("cost", "--usage", file.toString());
     assertThat(memory.code()).isEqualTo(ExitCode.USAGE);
     assertThat(memory.err()).contains("choose a table pricing model");
+  }
+
+  @Test
+  void costPricesTheUnitsTheBackendReportedWhereTheSnapshotHasThem() throws Exception {
+    Path file = dir.resolve("dynamo-usage.properties");
+    java.time.Instant since = java.time.Instant.parse("2025-01-01T00:00:00Z");
+    // One hour on DynamoDB: Stowage estimated 1,000 write units; DynamoDB reported 3,000 plus 400
+    // for deletes, and 1,000 read units.
+    new dev.stowage.usage.UsageSnapshot(
+            "dynamodb",
+            since,
+            since.plusSeconds(3600),
+            List.of(
+                new dev.stowage.usage.TableUsage(
+                    "prod", "orders", 1_000, 1_200, 0, 0, 0, 1_000, 1_000, 200, 0, 0, 500, 1_000, 0,
+                    0, 0, 0, 0, 0, 0, 0, 1_000, 3_000, 400)),
+            List.of())
+        .writeTo(file);
+    Cli.Result r = Cli.run("cost", "--usage", file.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    // 3,400 write units at $0.625/M plus 1,000 read units at $0.125/M: 0.002250.
+    assertThat(r.out()).containsPattern("prod/orders\\s+0\\.002250 .* reported units");
+    Cli.Result azure = Cli.run("cost", "--usage", file.toString(), "--model", "azure-tables");
+    assertThat(azure.out()).containsPattern("prod/orders .* estimated");
   }
 
   @Test
@@ -131,6 +157,14 @@ class InsightCommandsTest {
                 .lines()
                 .filter(l -> l.startsWith("| bell curve") || l.startsWith("| top heavy")))
         .hasSize(12);
+    // The default model: 73.9% for the control, 96.5% on request counts at 80% top heavy.
+    assertThat(r.out()).contains("| top heavy | 80% | 73.9% |").contains("| 96.5% |");
+    Cli.Result slow = Cli.run("capacity", "simulate", "--update-minutes", "2");
+    assertThat(slow.code()).as(slow.err()).isZero();
+    assertThat(slow.out()).contains("| top heavy | 80% | 66.1% |");
+    Cli.Result bad = Cli.run("capacity", "simulate", "--update-minutes", "-1");
+    assertThat(bad.code()).isEqualTo(ExitCode.USAGE);
+    assertThat(bad.err()).contains("update minutes");
   }
 
   @Test

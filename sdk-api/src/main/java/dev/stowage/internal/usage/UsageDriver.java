@@ -39,11 +39,27 @@ public final class UsageDriver extends ForwardingDriver {
   private static final int READ_UNIT = 4096;
 
   private final UsageRecorder recorder;
+  private volatile dev.stowage.spi.CapacityListener downstream =
+      dev.stowage.spi.CapacityListener.NONE;
 
-  /** Wraps {@code delegate}; closing this closes it. */
+  /**
+   * Wraps {@code delegate}; closing this closes it. Listens to the billable units the delegate
+   * reports (counted from now, the usage's own window) and passes them on to the listener the core
+   * sets.
+   */
   public UsageDriver(StorageDriver delegate, UsageRecorder recorder) {
     super(delegate);
     this.recorder = recorder;
+    delegate.capacityListener(
+        (table, index, read, write, delete) -> {
+          recorder.reported(table, index, read, write, delete);
+          downstream.consumed(table, index, read, write, delete);
+        });
+  }
+
+  @Override
+  public void capacityListener(dev.stowage.spi.CapacityListener listener) {
+    downstream = java.util.Objects.requireNonNull(listener, "listener");
   }
 
   private long bytes(TableLayout t, Item item) {

@@ -45,6 +45,20 @@ public final class UsageRecorder implements RequestListener {
     return tables.computeIfAbsent(t, x -> new Counters());
   }
 
+  /**
+   * Adds billable units the backend reported for a request on {@code t} as a whole (index "");
+   * index breakdowns are already in the whole and are not added again.
+   */
+  void reported(TableRef t, String index, double read, double write, double delete) {
+    if (!index.isEmpty()) {
+      return;
+    }
+    Counters c = table(t);
+    c.reportedRead.add(read);
+    c.reportedWrite.add(write);
+    c.reportedDelete.add(delete);
+  }
+
   /** Adds capacity units asked for (consumed or throttled) to the table's per-minute demand. */
   void demand(TableRef t, long writeUnits, long halfReadUnits) {
     table(t).demand.add(clock.millis(), writeUnits, halfReadUnits);
@@ -178,6 +192,12 @@ public final class UsageRecorder implements RequestListener {
     final LongAdder blobBytesRead = new LongAdder();
     final LongAdder blobOther = new LongAdder();
     final DemandMeter demand = new DemandMeter();
+    final java.util.concurrent.atomic.DoubleAdder reportedRead =
+        new java.util.concurrent.atomic.DoubleAdder();
+    final java.util.concurrent.atomic.DoubleAdder reportedWrite =
+        new java.util.concurrent.atomic.DoubleAdder();
+    final java.util.concurrent.atomic.DoubleAdder reportedDelete =
+        new java.util.concurrent.atomic.DoubleAdder();
 
     TableUsage usage(TableRef t, long now) {
       return new TableUsage(
@@ -202,7 +222,10 @@ public final class UsageRecorder implements RequestListener {
           blobBytesRead.sum(),
           blobOther.sum(),
           demand.peakReadsPerSecond(now),
-          demand.peakWritesPerSecond(now));
+          demand.peakWritesPerSecond(now),
+          reportedRead.sum(),
+          reportedWrite.sum(),
+          reportedDelete.sum());
     }
   }
 }

@@ -52,7 +52,8 @@ public final class Specs {
               "version",
               "idempotencyWindow",
               "adopt",
-              "descendingQueries")
+              "descendingQueries",
+              "overflowAbove")
           .contains(k)) {
         throw new IllegalArgumentException("unknown spec field \"" + k + "\"");
       }
@@ -103,8 +104,25 @@ public final class Specs {
     if (descending != null && !(descending instanceof Boolean)) {
       throw new IllegalArgumentException("\"descendingQueries\" must be true or false");
     }
-    return Boolean.TRUE.equals(descending)
-        ? copy(spec, spec.name(), spec.adoptedName().orElse(null), true)
+    Object overflow = m.get("overflowAbove");
+    long overflowAbove = 0;
+    if (overflow != null) {
+      if (!(overflow instanceof BigDecimal n)) {
+        throw new IllegalArgumentException("\"overflowAbove\" must be a number of bytes");
+      }
+      try {
+        overflowAbove = n.longValueExact();
+      } catch (ArithmeticException e) {
+        throw new IllegalArgumentException("\"overflowAbove\" must be a whole number of bytes");
+      }
+    }
+    return Boolean.TRUE.equals(descending) || overflowAbove != 0
+        ? copy(
+            spec,
+            spec.name(),
+            spec.adoptedName().orElse(null),
+            Boolean.TRUE.equals(descending),
+            overflowAbove)
         : spec;
   }
 
@@ -163,16 +181,17 @@ public final class Specs {
 
   /**
    * {@code spec} under another name and adoption: everything else (key schema, indexes, policies,
-   * version attribute, idempotency window, descending queries) as it is.
+   * version attribute, idempotency window, descending queries, overflow threshold) as it is.
    *
    * @param name the logical table name
    * @param adopt the physical name of an adopted table, or null for a table Stowage lays out
    */
   public static TableSpec derive(TableSpec spec, String name, String adopt) {
-    return copy(spec, name, adopt, spec.descendingQueries());
+    return copy(spec, name, adopt, spec.descendingQueries(), spec.overflowThreshold().orElse(0));
   }
 
-  private static TableSpec copy(TableSpec spec, String name, String adopt, boolean descending) {
+  private static TableSpec copy(
+      TableSpec spec, String name, String adopt, boolean descending, long overflowAbove) {
     TableSpec.Builder b =
         TableSpec.builder(name, spec.keySchema()).idempotencyWindow(spec.idempotencyWindow());
     spec.indexes().forEach(b::index);
@@ -183,6 +202,9 @@ public final class Specs {
     }
     if (descending) {
       b.descendingQueries();
+    }
+    if (overflowAbove != 0) {
+      b.overflowAbove(overflowAbove);
     }
     return b.build();
   }

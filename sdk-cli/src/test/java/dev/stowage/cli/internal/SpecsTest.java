@@ -28,4 +28,30 @@ class SpecsTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("descendingQueries");
   }
+
+  @Test
+  void overflowAboveIsReadFromTheSpecFileAndKeptByDerive() {
+    TableSpec declared =
+        spec(
+            "{\"name\":\"docs\",\"key\":\"id:S\",\"compressed\":[\"body\"],"
+                + "\"overflowAbove\":65536}");
+    TableSpec expected =
+        TableSpec.builder(
+                "docs", dev.stowage.KeySchema.of("id", dev.stowage.item.AttributeType.STRING))
+            .compressed("body")
+            .overflowAbove(65536)
+            .build();
+    assertThat(declared).isEqualTo(expected);
+    assertThat(declared.overflowThreshold()).hasValue(65536);
+    TableSpec derived = Specs.derive(declared, "docs-copy", null);
+    assertThat(derived.overflowThreshold()).hasValue(65536);
+    assertThat(Specs.derive(derived, "docs", null)).isEqualTo(expected);
+    assertThat(spec("{\"name\":\"docs\",\"key\":\"id:S\"}").overflowThreshold()).isEmpty();
+    assertThatThrownBy(() -> spec("{\"name\":\"docs\",\"key\":\"id:S\",\"overflowAbove\":\"64k\"}"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("overflowAbove");
+    assertThatThrownBy(() -> spec("{\"name\":\"docs\",\"key\":\"id:S\",\"overflowAbove\":100}"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("at least 1024");
+  }
 }

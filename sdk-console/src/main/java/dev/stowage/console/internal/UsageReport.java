@@ -84,6 +84,7 @@ final class UsageReport {
             m.put("perHour", c.perHour());
             m.put("perMonth", c.perMonth());
             m.put("own", e.tablePricing().id().equals(own));
+            m.put("basis", c.basis().name());
             cost.add(m);
           }
         }

@@ -40,9 +40,16 @@ public final class CapacityCommand {
           int metricDelay,
       @Option(
               names = "--request-metric-delay",
-              defaultValue = "2",
-              description = "Minutes the request-count metric lags (default 2).")
+              defaultValue = "3",
+              description = "Minutes the request-count metric lags (default 3).")
           int requestDelay,
+      @Option(
+              names = "--update-minutes",
+              defaultValue = "0",
+              description =
+                  "Whole minutes a capacity update takes beyond the minute it was decided in"
+                      + " (default 0: in force from the next minute).")
+          int updateMinutes,
       @Option(
               names = "--burst-seconds",
               defaultValue = "300",
@@ -53,7 +60,17 @@ public final class CapacityCommand {
               defaultValue = "130",
               description = "Minutes simulated (default 130).")
           int minutes) {
-    var sim = CapacitySimulator.builder().burstSeconds(burst).minutes(minutes).build();
+    CapacitySimulator sim;
+    try {
+      sim =
+          CapacitySimulator.builder()
+              .burstSeconds(burst)
+              .minutes(minutes)
+              .updateMinutes(updateMinutes)
+              .build();
+    } catch (IllegalArgumentException e) {
+      throw new CliException(e.getMessage());
+    }
     var policies =
         List.of(
             new ScalingPolicy(

@@ -106,22 +106,24 @@ public final class CostCommand implements Callable<Integer> {
     main.out()
         .printf(
             Locale.ROOT,
-            "%-28s %14s %14s %14s %14s%n",
+            "%-28s %14s %14s %14s %14s  %s%n",
             "TABLE",
             "REQUESTS",
             "BLOBS",
             "PER HOUR",
-            "PER MONTH");
+            "PER MONTH",
+            "BASIS");
     for (CostEstimate.TableCost t : e.tables()) {
       main.out()
           .printf(
               Locale.ROOT,
-              "%-28s %14.6f %14.6f %14.4f %14.2f%n",
+              "%-28s %14.6f %14.6f %14.4f %14.2f  %s%n",
               t.namespace().isEmpty() ? t.table() : t.namespace() + "/" + t.table(),
               t.requests(),
               t.blobRequests(),
               t.perHour(),
-              t.perMonth());
+              t.perMonth(),
+              t.basis() == CostEstimate.Basis.REPORTED ? "reported units" : "estimated");
     }
     main.out()
         .printf(
