@@ -20,7 +20,6 @@ import dev.stowage.item.KeyValue;
 import dev.stowage.spi.DriverLimits;
 import dev.stowage.spi.IndexLayout;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -50,6 +49,9 @@ final class StoredForm {
   private final EnvelopeCodec.SizeSink compression;
   private final List<IndexLayout> layouts = new ArrayList<>();
   private final int[] fingerprints;
+  // No attribute of the table declares a codec (compression or encryption).
+  private final boolean plainOnly;
+  private final LastPartition[] lastPartitions;
 
   /** A form that counts no compression. */
   StoredForm(TableSpec spec, Codecs codecs, DriverLimits limits) {
@@ -68,6 +70,8 @@ final class StoredForm {
     this.compression = counters == null ? null : counters::compressed;
     spec.indexes().forEach(i -> layouts.add(IndexLayout.of(i)));
     this.fingerprints = spec.indexes().stream().mapToInt(IndexValues::fingerprint).toArray();
+    this.plainOnly = spec.policies().values().stream().noneMatch(AttributePolicy::encoded);
+    this.lastPartitions = new LastPartition[fingerprints.length];
   }
 
   /**
@@ -101,7 +105,12 @@ final class StoredForm {
    *     leave the item out of that index instead, as rewrites of items other tools wrote do
    */
   Item encode(Item user, Key key, List<String> requestIds, String writeId, boolean strictIndexes) {
-    Map<String, AttributeValue> out = new LinkedHashMap<>();
+    // Two arrays, not a map: the user's names come in order and the reserved ones added at the
+    // end are put in place by the item's one sort.
+    int capacity = user.size() + 2 * layouts.size() + 2;
+    String[] names = new String[capacity];
+    AttributeValue[] values = new AttributeValue[capacity];
+    int n = 0;
     for (Map.Entry<String, AttributeValue> e : user.attributes().entrySet()) {
       String name = e.getKey();
       if (AttributeNames.isReserved(name)) {
@@ -120,7 +129,8 @@ final class StoredForm {
       }
       if (spec.keySchema().isKeyAttribute(name)) {
         // Keys are stored byte for byte: the driver looks them up by the raw key value.
-        out.put(name, e.getValue());
+        names[n] = name;
+        values[n++] = e.getValue();
         continue;
       }
       if (Nesting.levels(e.getValue()) > AttributeValue.MAX_NESTING) {
@@ -130,15 +140,15 @@ final class StoredForm {
             e.getValue());
       }
       AttributePolicy policy = spec.policy(name);
-      out.put(
-          name,
+      names[n] = name;
+      values[n++] =
           codec.encode(
               spec.name(),
               key,
               name,
               policy,
               e.getValue(),
-              policy.compressed() ? compression : null));
+              policy.compressed() ? compression : null);
     }
     for (int i = 0; i < layouts.size(); i++) {
       IndexLayout layout = layouts.get(i);
@@ -147,21 +157,25 @@ final class StoredForm {
         checkNativeTypes(user, key, layout);
         continue;
       }
-      Synthesized values = synthesize(i, user, key, strictIndexes);
-      if (values != null) {
-        out.put(layout.partitionAttribute(), values.partition());
-        out.put(layout.sortAttribute(), values.sort());
+      Synthesized synthesized = synthesize(i, user, key, strictIndexes);
+      if (synthesized != null) {
+        names[n] = layout.partitionAttribute();
+        values[n++] = synthesized.partition();
+        names[n] = layout.sortAttribute();
+        values[n++] = synthesized.sort();
       }
     }
     if (!requestIds.isEmpty()) {
       List<AttributeValue> ids = new ArrayList<>();
       requestIds.forEach(id -> ids.add(AttributeValue.of(id)));
-      out.put(REQUEST_IDS, AttributeValue.list(ids));
+      names[n] = REQUEST_IDS;
+      values[n++] = AttributeValue.list(ids);
     }
     if (writeId != null) {
-      out.put(WRITE_ID, AttributeValue.of(writeId));
+      names[n] = WRITE_ID;
+      values[n++] = AttributeValue.of(writeId);
     }
-    return ItemAccess.ofStored(out);
+    return ItemAccess.ofStored(names, values, n);
   }
 
   /**
@@ -214,7 +228,7 @@ final class StoredForm {
     if (p == null || s == null) {
       return null;
     }
-    BinaryValue pv = IndexValues.partition(fingerprints[i], p);
+    BinaryValue pv = partitionValue(i, p);
     BinaryValue sv = TupleEncoding.binary(s);
     int partitionBytes = pv.value().size() - DriverLimits.INDEX_VALUE_OVERHEAD;
     int sortBytes =
@@ -229,6 +243,24 @@ final class StoredForm {
     checkIndexed(index, key, "sort", index.sortAttributes(), sortBytes);
     return stored(pv, sv, limits);
   }
+
+  /**
+   * The full partition value of index {@code i} for partition values {@code p}. The last one made
+   * for each index is kept: the hits of an index page, and most writes of a partition, share it.
+   */
+  private BinaryValue partitionValue(int i, List<KeyValue> p) {
+    LastPartition last = lastPartitions[i];
+    if (last != null && last.values().equals(p)) {
+      return last.encoded();
+    }
+    BinaryValue pv = IndexValues.partition(fingerprints[i], p);
+    // An immutable record: a racing reader sees either the old one or this one, whole.
+    lastPartitions[i] = new LastPartition(List.copyOf(p), pv);
+    return pv;
+  }
+
+  /** Partition values and their encoding. */
+  private record LastPartition(List<KeyValue> values, BinaryValue encoded) {}
 
   /**
    * The stored forms of an index's full partition value and sort tuple on a backend with {@code
@@ -382,9 +414,17 @@ final class StoredForm {
    * @param needed attributes to decode, or null for all (others are left out)
    */
   Item decode(Item stored, Key key, Set<String> needed) {
+    if (needed == null && readsAsStored(stored)) {
+      // Nothing to drop and nothing to decode: the stored item is the user item (same class, same
+      // names, immutable), so it is handed out as it is instead of being rebuilt.
+      return stored;
+    }
     // The stored item's names are checked and in order; without its reserved ones they are valid
-    // user names, so the decoded item takes the map as it is built (no second sort, no copy).
-    LinkedHashMap<String, AttributeValue> out = new LinkedHashMap<>(stored.size() * 2);
+    // user names, so the decoded item takes the arrays as they are built (no second sort, no map).
+    int n = stored.size();
+    String[] names = new String[n];
+    AttributeValue[] values = new AttributeValue[n];
+    int size = 0;
     for (Map.Entry<String, AttributeValue> e : stored.attributes().entrySet()) {
       String name = e.getKey();
       if (AttributeNames.isReserved(name)) {
@@ -394,13 +434,30 @@ final class StoredForm {
       if (needed != null && !isKey && !needed.contains(name)) {
         continue;
       }
-      out.put(
-          name,
+      names[size] = name;
+      values[size++] =
           isKey
               ? e.getValue()
-              : codecs.decode(spec.name(), key, name, spec.policy(name), e.getValue()));
+              : codecs.decode(spec.name(), key, name, spec.policy(name), e.getValue());
     }
-    return ItemAccess.ofOrdered(out);
+    return ItemAccess.ofSorted(names, values, size);
+  }
+
+  /**
+   * True if decoding would give the stored item back unchanged: it holds no reserved attribute, and
+   * every attribute is a key attribute or a plain one (no codec declared) whose value is not binary
+   * (only a binary value can be an envelope left from an earlier policy).
+   */
+  private boolean readsAsStored(Item stored) {
+    if (!plainOnly) {
+      return false;
+    }
+    for (Map.Entry<String, AttributeValue> e : stored.attributes().entrySet()) {
+      if (e.getValue() instanceof BinaryValue || AttributeNames.isReserved(e.getKey())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The request ids recorded in a stored item, oldest first. */
