@@ -138,6 +138,10 @@ final class CoreTable implements Table {
    * IntegrityException} naming the blob.
    */
   List<Item> restoreAll(List<Item> stored, Set<String> needed) {
+    if (noPointers(stored)) {
+      // Nothing overflowed (the common case): every handler gives such items back as they are.
+      return stored;
+    }
     List<Item> items = new java.util.ArrayList<>(stored);
     for (int attempt = 0; ; attempt++) {
       List<Item> present = items.stream().filter(java.util.Objects::nonNull).toList();
@@ -173,6 +177,16 @@ final class CoreTable implements Table {
       }
       return out;
     }
+  }
+
+  private static boolean noPointers(List<Item> stored) {
+    for (int i = 0; i < stored.size(); i++) {
+      Item item = stored.get(i);
+      if (item != null && item.has(OverflowHandler.POINTER_ATTRIBUTE)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The whole user item of a stored item (blob fetched, everything decoded). */

@@ -70,8 +70,31 @@ public final class IndexValues {
 
   private IndexValues() {}
 
+  /**
+   * Fingerprints computed so far, by definition: every query page needs its index's (for the
+   * partition value, and to check a cursor's index), and a SHA-256 per page is not free. Bounded:
+   * cleared when it grows past {@value #FINGERPRINT_CACHE_SIZE} definitions.
+   */
+  private static final java.util.concurrent.ConcurrentHashMap<IndexSpec, Integer> FINGERPRINTS =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  private static final int FINGERPRINT_CACHE_SIZE = 1024;
+
   /** The fingerprint of an index definition: its partition and sort attributes, in order. */
   public static int fingerprint(IndexSpec index) {
+    Integer known = FINGERPRINTS.get(index);
+    if (known != null) {
+      return known;
+    }
+    int fp = computeFingerprint(index);
+    if (FINGERPRINTS.size() >= FINGERPRINT_CACHE_SIZE) {
+      FINGERPRINTS.clear();
+    }
+    FINGERPRINTS.put(index, fp);
+    return fp;
+  }
+
+  private static int computeFingerprint(IndexSpec index) {
     ValueWire.Writer w = new ValueWire.Writer();
     byte[] label = LABEL;
     if (index.isNative()) {

@@ -710,7 +710,11 @@ final class Pager {
 
   /** The items of a page restored; an item deleted while the page was read is null. */
   private List<Item> restoreAll(List<StoredItem> stored, Set<String> needed) {
-    return t.restoreAll(stored.stream().map(StoredItem::item).toList(), needed);
+    List<Item> items = new ArrayList<>(stored.size());
+    for (int i = 0; i < stored.size(); i++) {
+      items.add(stored.get(i).item());
+    }
+    return t.restoreAll(items, needed);
   }
 
   private Set<String> needed(

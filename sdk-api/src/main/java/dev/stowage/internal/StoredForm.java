@@ -49,6 +49,8 @@ final class StoredForm {
   private final EnvelopeCodec.SizeSink compression;
   private final List<IndexLayout> layouts = new ArrayList<>();
   private final int[] fingerprints;
+  // No attribute of the table declares a codec (compression or encryption).
+  private final boolean plainOnly;
   private final LastPartition[] lastPartitions;
 
   /** A form that counts no compression. */
@@ -68,6 +70,7 @@ final class StoredForm {
     this.compression = counters == null ? null : counters::compressed;
     spec.indexes().forEach(i -> layouts.add(IndexLayout.of(i)));
     this.fingerprints = spec.indexes().stream().mapToInt(IndexValues::fingerprint).toArray();
+    this.plainOnly = spec.policies().values().stream().noneMatch(AttributePolicy::encoded);
     this.lastPartitions = new LastPartition[fingerprints.length];
   }
 
@@ -411,6 +414,11 @@ final class StoredForm {
    * @param needed attributes to decode, or null for all (others are left out)
    */
   Item decode(Item stored, Key key, Set<String> needed) {
+    if (needed == null && readsAsStored(stored)) {
+      // Nothing to drop and nothing to decode: the stored item is the user item (same class, same
+      // names, immutable), so it is handed out as it is instead of being rebuilt.
+      return stored;
+    }
     // The stored item's names are checked and in order; without its reserved ones they are valid
     // user names, so the decoded item takes the arrays as they are built (no second sort, no copy).
     int room = stored.size();
@@ -433,6 +441,23 @@ final class StoredForm {
               : codecs.decode(spec.name(), key, name, spec.policy(name), e.getValue());
     }
     return ItemAccess.ofSorted(names, values, n);
+  }
+
+  /**
+   * True if decoding would give the stored item back unchanged: it holds no reserved attribute, and
+   * every attribute is a key attribute or a plain one (no codec declared) whose value is not binary
+   * (only a binary value can be an envelope left from an earlier policy).
+   */
+  private boolean readsAsStored(Item stored) {
+    if (!plainOnly) {
+      return false;
+    }
+    for (Map.Entry<String, AttributeValue> e : stored.attributes().entrySet()) {
+      if (e.getValue() instanceof BinaryValue || AttributeNames.isReserved(e.getKey())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The request ids recorded in a stored item, oldest first. */

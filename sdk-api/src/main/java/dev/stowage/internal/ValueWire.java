@@ -429,6 +429,13 @@ public final class ValueWire {
     @Override
     public String string() {
       int n = length();
+      if (ascii(buf, pos, n)) {
+        // Most strings (names, table names, key values) are ASCII, which is valid UTF-8 and needs
+        // no checking decoder.
+        String s = new String(buf, pos, n, StandardCharsets.ISO_8859_1);
+        pos += n;
+        return s;
+      }
       var decoder =
           StandardCharsets.UTF_8
               .newDecoder()
@@ -441,6 +448,15 @@ public final class ValueWire {
       } catch (java.nio.charset.CharacterCodingException e) {
         throw new MalformedException("invalid UTF-8 at offset " + pos, e);
       }
+    }
+
+    private static boolean ascii(byte[] b, int from, int n) {
+      for (int i = from, end = from + n; i < end; i++) {
+        if (b[i] < 0) {
+          return false;
+        }
+      }
+      return true;
     }
   }
 }

@@ -231,15 +231,40 @@ final class Alternating {
 
   /** The table header of {@link Rounds#lines} and {@link #compare}. */
   static String header(int rounds) {
-    return String.format(Locale.ROOT, "medians of %d rounds, alternating blocks%n", rounds)
+    return header(rounds, false);
+  }
+
+  /**
+   * The table header of {@link Rounds#lines} and {@link #compare}; {@code cpu} says the times are
+   * the benchmark thread's CPU time, not elapsed time.
+   */
+  static String header(int rounds, boolean cpu) {
+    return String.format(
+            Locale.ROOT,
+            "medians of %d rounds, alternating blocks%s%n",
+            rounds,
+            cpu ? "; times are the calling thread's CPU time per operation (client side)" : "")
         + Compare.header("(rounds min-max)");
   }
 
-  /** Reads {@code --rounds N}, {@code --block MS}, {@code --warmup MS} and sizes from arguments. */
+  /**
+   * The calling thread's CPU time in nanoseconds: a clock under which a block measures what the
+   * client side (Stowage and the SDK, not an emulator running on other threads of the JVM) spends
+   * per operation, which load from other processes moves far less than elapsed time.
+   */
+  static long threadCpuNanos() {
+    return java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+  }
+
+  /**
+   * Reads {@code --rounds N}, {@code --block MS}, {@code --warmup MS}, {@code --clock wall|cpu} and
+   * sizes ({@code none} for no sizes) from arguments.
+   */
   static final class Args {
     int rounds = 3;
     long blockMillis = 500;
     long warmupMillis = 1500;
+    boolean cpu;
     List<Integer> sizes = new ArrayList<>(List.of(1_000, 10_000, 50_000));
 
     static Args parse(String[] args) {
@@ -249,25 +274,48 @@ final class Alternating {
           case "--rounds" -> a.rounds = Integer.parseInt(args[++i]);
           case "--block" -> a.blockMillis = Long.parseLong(args[++i]);
           case "--warmup" -> a.warmupMillis = Long.parseLong(args[++i]);
+          case "--clock" -> a.cpu = clock(args[++i]);
           case "--sizes" -> {
             a.sizes.clear();
-            for (String s : args[++i].split(",")) {
-              a.sizes.add(Integer.parseInt(s.trim()));
+            if (!args[i + 1].equals("none")) {
+              for (String s : args[i + 1].split(",")) {
+                a.sizes.add(Integer.parseInt(s.trim()));
+              }
             }
+            i++;
           }
           default ->
               throw new IllegalArgumentException(
                   "unknown argument "
                       + args[i]
-                      + " (--rounds N --block MS --warmup MS --sizes a,b,c)");
+                      + " (--rounds N --block MS --warmup MS --clock wall|cpu --sizes a,b,c|none)");
         }
       }
       return a;
     }
 
-    /** A harness of timed blocks as these arguments say. */
+    private static boolean clock(String name) {
+      return switch (name) {
+        case "wall" -> false;
+        case "cpu" -> true;
+        default -> throw new IllegalArgumentException("--clock is wall or cpu, not " + name);
+      };
+    }
+
+    /**
+     * A harness of timed blocks as these arguments say: elapsed time, or with {@code --clock cpu}
+     * the calling thread's CPU time (blocks and warm-ups then last that much CPU time).
+     */
     Alternating harness() {
-      return new Alternating(rounds, new Timed(blockMillis, warmupMillis));
+      Timed blocks = new Timed(blockMillis, warmupMillis);
+      return cpu
+          ? new Alternating(rounds, blocks, Alternating::threadCpuNanos, System.out)
+          : new Alternating(rounds, blocks);
+    }
+
+    /** The table header for results of {@link #harness()}. */
+    String header() {
+      return Alternating.header(rounds, cpu);
     }
   }
 }

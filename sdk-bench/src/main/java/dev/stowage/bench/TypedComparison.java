@@ -51,8 +51,10 @@ public final class TypedComparison {
     Alternating alt = args.harness();
     List<String> results = argv[0].equals("mapping") ? mapping(alt) : dynamodb(alt);
     System.out.println();
-    System.out.print(Alternating.header(args.rounds));
+    System.out.print(args.header());
     results.forEach(System.out::print);
+    // DynamoDB Local leaves a non-daemon scheduler thread behind after stop().
+    System.exit(0);
   }
 
   private static List<String> mapping(Alternating alt) {

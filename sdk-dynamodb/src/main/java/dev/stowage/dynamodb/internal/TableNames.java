@@ -4,6 +4,7 @@ import dev.stowage.InvalidRequestException;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.TableRef;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
@@ -17,7 +18,17 @@ public final class TableNames {
   /** DynamoDB's rule for table names. */
   private static final Pattern DYNAMODB_NAME = Pattern.compile("[A-Za-z0-9_.-]{3,255}");
 
+  private static final int REMEMBERED = 4096;
+
   private final Map<String, String> rootOverrides;
+
+  /**
+   * Names already mapped and validated, so that a request costs a lookup, not a concatenation and a
+   * regular expression. Bounded: cleared when it grows past {@value #REMEMBERED} names.
+   */
+  private final Map<TableRef, String> physical = new ConcurrentHashMap<>();
+
+  private final Map<String, String> adopted = new ConcurrentHashMap<>();
 
   /**
    * @param rootOverrides logical root-namespace table name to physical name
@@ -29,15 +40,35 @@ public final class TableNames {
 
   /** The physical table name. */
   public String physical(TableRef ref) {
-    if (ref.namespace().isEmpty()) {
-      return validate(rootOverrides.getOrDefault(ref.table(), ref.table()));
+    String known = physical.get(ref);
+    if (known != null) {
+      return known;
     }
-    return validate(ref.namespace() + "." + ref.table());
+    String name =
+        ref.namespace().isEmpty()
+            ? validate(rootOverrides.getOrDefault(ref.table(), ref.table()))
+            : validate(ref.namespace() + "." + ref.table());
+    remember(physical, ref, name);
+    return name;
   }
 
   /** The physical table name of a layout: an adopted table's own name, else {@link #physical}. */
   public String physical(TableLayout layout) {
-    return layout.adopted() ? validate(layout.adoptedName()) : physical(layout.ref());
+    if (!layout.adopted()) {
+      return physical(layout.ref());
+    }
+    String name = layout.adoptedName();
+    if (adopted.get(name) == null) {
+      remember(adopted, name, validate(name));
+    }
+    return name;
+  }
+
+  private static <K> void remember(Map<K, String> map, K key, String name) {
+    if (map.size() >= REMEMBERED) {
+      map.clear();
+    }
+    map.put(key, name);
   }
 
   /** Checks a physical name against DynamoDB's naming rules. */
