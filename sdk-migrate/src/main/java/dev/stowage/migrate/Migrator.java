@@ -572,8 +572,11 @@ public final class Migrator {
               try {
                 if (failure.get() == null && !cancelled) {
                   copyPage(cp, thisStart, next, page.items(), c, seg, misfits);
+                } else {
+                  seg.abandoned = true; // left to a resumed run
                 }
               } catch (RuntimeException e) {
+                seg.abandoned = true;
                 failure.compareAndSet(null, e);
               } finally {
                 seg.pending.decrementAndGet();
@@ -907,7 +910,10 @@ public final class Migrator {
     for (SegmentCounter s : counters) {
       segments.add(
           new SegmentProgress(
-              s.number, s.copied.sum(), s.skipped.sum(), s.read && s.pending.get() == 0));
+              s.number,
+              s.copied.sum(),
+              s.skipped.sum(),
+              s.read && s.pending.get() == 0 && !s.abandoned));
     }
     return new Progress(
         c.items.sum(),
@@ -964,6 +970,7 @@ public final class Migrator {
     final java.util.concurrent.atomic.AtomicInteger pending =
         new java.util.concurrent.atomic.AtomicInteger();
     volatile boolean read;
+    volatile boolean abandoned;
 
     SegmentCounter(int number) {
       this.number = number;
