@@ -5,6 +5,8 @@
  */
 module dev.stowage.console {
   requires dev.stowage;
+  // Migration jobs: the console runs the library's migrator (itself over sdk-api only).
+  requires dev.stowage.migrate;
   requires io.javalin;
   requires org.eclipse.jetty.server;
   requires com.fasterxml.jackson.core;

@@ -5,6 +5,7 @@ import dev.stowage.TableSpec;
 import dev.stowage.codec.Codecs;
 import dev.stowage.console.internal.Catalog;
 import dev.stowage.console.internal.ConsoleServer;
+import dev.stowage.overflow.BlobStore;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,8 +15,9 @@ import java.util.Objects;
  * A local web console over Stowage tables: lists each store's tables with their specs, browses them
  * with queries and bidirectional cursors, shows every item as the application sees it
  * (decompressed, decrypted with the codecs' keys, overflowed attributes fetched on demand) beside
- * its stored form, edits and deletes items with conditional writes, and runs delete-by-index jobs
- * with live progress.
+ * its stored form, edits and deletes items with conditional writes, and runs jobs with live
+ * progress, cancel and resume: delete-by-index, and migration of a table to another of the
+ * console's stores (in its stored form, as {@link dev.stowage.migrate.Migrator} copies it).
  *
  * <pre>{@code
  * try (Console console = Console.builder().store("prod", stowage, codecs, ordersSpec).start()) {
@@ -80,10 +82,31 @@ public final class Console implements AutoCloseable {
      * @throws NullPointerException if an argument is null
      */
     public Builder store(String label, Stowage stowage, Codecs codecs, List<TableSpec> tables) {
+      return store(label, stowage, null, codecs, tables);
+    }
+
+    /**
+     * Adds a store, the blob store it overflows to, and the tables of it to show. Migration jobs
+     * need the blob stores of both sides to copy overflowed items (the store does not expose its
+     * own); a table that never overflowed migrates without them.
+     *
+     * @param label a name for the store in the console, for example its URI without secrets
+     * @param stowage the store (its namespace is shown); the console does not close it
+     * @param blobs the blob store {@code stowage} was built with, or null if it has none; the
+     *     console does not close it
+     * @param codecs the codecs the store was built with; see {@link #store(String, Stowage, Codecs,
+     *     List)}
+     * @param tables the specs of the tables to show (each must exist in the store)
+     * @return this builder
+     * @throws NullPointerException if an argument other than {@code blobs} is null
+     */
+    public Builder store(
+        String label, Stowage stowage, BlobStore blobs, Codecs codecs, List<TableSpec> tables) {
       stores.add(
           new Catalog.StoreEntry(
               Objects.requireNonNull(label, "label"),
               Objects.requireNonNull(stowage, "stowage"),
+              blobs,
               Objects.requireNonNull(codecs, "codecs"),
               List.copyOf(tables)));
       return this;

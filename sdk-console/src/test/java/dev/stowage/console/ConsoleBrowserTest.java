@@ -2,6 +2,8 @@ package dev.stowage.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stowage.Stowage;
+import dev.stowage.Table;
 import dev.stowage.codec.Codecs;
 import dev.stowage.item.Item;
 import dev.stowage.query.Query;
@@ -27,10 +29,13 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The console in headless Chromium, on each store: browse a table, page forward and back with the
  * sealed cursors, see compressed and encrypted values decoded and an overflowed one fetched, edit
  * an item changed behind the console's back (a clean conflict), edit and delete one, and run a
- * delete-by-index job to the end. With {@code STOWAGE_CONSOLE_SCREENSHOTS=DIR} the memory run saves
- * the screenshots of docs/console.md there.
+ * delete-by-index job to the end, then migrate the table into another namespace as a job. With
+ * {@code STOWAGE_CONSOLE_SCREENSHOTS=DIR} the memory run saves the screenshots of docs/console.md
+ * there.
  */
 class ConsoleBrowserTest {
+  private static final dev.stowage.TableSpec SPEC = ConsoleFixture.SPEC;
+
   @TempDir Path blobs;
 
   /** One browser for every store: starting Chromium costs seconds on a loaded machine. */
@@ -52,12 +57,72 @@ class ConsoleBrowserTest {
 
   @ParameterizedTest
   @EnumSource(ConsoleFixture.Where.class)
-  void browseDecodeEditDeleteAndRunADeleteJob(ConsoleFixture.Where where) throws Exception {
+  void browseDecodeEditDeleteRunADeleteJobAndMigrate(ConsoleFixture.Where where) throws Exception {
     try (ConsoleFixture fixture = new ConsoleFixture(where, blobs);
         Console console = fixture.console()) {
       wait = new WebDriverWait(browser, Duration.ofSeconds(20));
       wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
-      run(fixture, console, where == ConsoleFixture.Where.MEMORY ? screenshots() : null);
+      Path shots = where == ConsoleFixture.Where.MEMORY ? screenshots() : null;
+      run(fixture, console, shots);
+      migrate(fixture, where, shots);
+    }
+  }
+
+  /**
+   * Copies the table into another namespace of the same store as a migration job: the job shows its
+   * progress per segment and its verification, and the copy holds every item.
+   */
+  private void migrate(ConsoleFixture fixture, ConsoleFixture.Where where, Path shots)
+      throws Exception {
+    String namespace =
+        where == ConsoleFixture.Where.MEMORY || where == ConsoleFixture.Where.LOCAL
+            ? "copy"
+            : dev.stowage.test.Emulators.shared().newNamespace();
+    // A view of the same store in another namespace; closing the fixture closes its driver.
+    Stowage copy = fixture.stowage.namespace(namespace);
+    copy.ensureTable(ConsoleFixture.SPEC);
+    try (Console two =
+        Console.builder()
+            .store("test store", fixture.stowage, fixture.blobs, fixture.codecs, List.of(SPEC))
+            .store("copy", copy, fixture.blobs, fixture.codecs, List.of(SPEC))
+            .start()) {
+      browser.get(two.url().toString());
+      click(By.cssSelector("a.table-link[data-table='orders']"));
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("spec"), "byStatus"));
+      new Select(browser.findElement(By.id("m-target"))).selectByValue("1");
+      type(By.id("m-pagesize"), "4");
+      type(By.id("m-segments"), "3");
+      click(By.id("m-start"));
+      browser.switchTo().alert().accept();
+      By job = By.cssSelector(".job[data-kind='migrate']");
+      wait.until(ExpectedConditions.visibilityOfElementLocated(job));
+      wait.until(
+          d -> Long.parseLong(text(By.cssSelector(".job[data-kind='migrate'] .job-copied"))) > 0);
+      wait.until(ExpectedConditions.attributeToBe(job, "data-state", "done"));
+      long items = fixture.table.queryAll(Query.partition("ada").build()).count() + 1;
+      assertThat(text(By.cssSelector(".job[data-kind='migrate'] .job-copied")))
+          .isEqualTo(Long.toString(items));
+      List<WebElement> segments = browser.findElements(By.cssSelector(".job-segment"));
+      if (!segments.isEmpty()) {
+        assertThat(segments).hasSize(3).allMatch(e -> "true".equals(e.getAttribute("data-done")));
+      }
+      assertThat(text(By.cssSelector(".job[data-kind='migrate'] .job-verification")))
+          .contains("source " + items, "target " + items, "missing 0", "OK");
+      shoot(shots, "migration");
+
+      // The copy is browsed in the console like the original, and holds the same items.
+      Table copied = copy.table(SPEC);
+      assertThat(copied.queryAll(Query.partition("ada").build()).toList())
+          .isEqualTo(fixture.table.queryAll(Query.partition("ada").build()).toList());
+      assertThat(copied.queryAll(Query.partition("zoe").build()).toList())
+          .isEqualTo(fixture.table.queryAll(Query.partition("zoe").build()).toList());
+      click(By.id("nav-browse"));
+      click(By.cssSelector("a.table-link[data-table='orders']:not(.on)"));
+      type(By.id("q-partition"), "ada");
+      click(By.id("q-run"));
+      wait.until(d -> rowKeys().contains("\"ada\" / 3"));
+      openRow("\"ada\" / 3");
+      assertThat(attributeRow("app-view", "card").getText()).contains("4111-0000-0000-0003");
     }
   }
 

@@ -19,6 +19,7 @@ import dev.stowage.item.Key;
 import dev.stowage.local.LocalDriver;
 import dev.stowage.memory.MemoryDriver;
 import dev.stowage.memory.MemoryLimits;
+import dev.stowage.overflow.BlobStore;
 import dev.stowage.overflow.FileBlobStore;
 import dev.stowage.overflow.MemoryBlobStore;
 import dev.stowage.test.Backend;
@@ -57,30 +58,38 @@ final class ConsoleFixture implements AutoCloseable {
   }
 
   final Stowage stowage;
+  final BlobStore blobs;
   final Codecs codecs;
   final Table table;
 
   ConsoleFixture(Where where, Path blobDir) {
     codecs = Codecs.builder().keys(KeyProvider.ofKeyset(newKeyset())).build();
+    Path file = where == Where.LOCAL ? blobDir.resolve("console.db") : null;
+    blobs =
+        switch (where) {
+          case MEMORY -> new MemoryBlobStore();
+          case LOCAL -> new FileBlobStore(LocalDriver.blobDirectory(file));
+          default -> new FileBlobStore(blobDir);
+        };
     Stowage.Builder b =
         switch (where) {
           case MEMORY ->
               Stowage.builder(
-                      MemoryDriver.builder()
-                          .limits(MemoryLimits.dynamoDb())
-                          .capabilities(MemoryLimits.dynamoDbCapabilities())
-                          .build())
-                  .blobStore(new MemoryBlobStore());
-          case LOCAL -> {
-            Path file = blobDir.resolve("console.db");
-            yield Stowage.builder(LocalDriver.builder(file).limits(MemoryLimits.dynamoDb()).build())
-                .blobStore(new FileBlobStore(LocalDriver.blobDirectory(file)));
-          }
-          case DYNAMODB -> onEmulator(Backend.DYNAMODB, blobDir);
-          case DATASTORE -> onEmulator(Backend.DATASTORE, blobDir);
-          case AZURE -> onEmulator(Backend.AZURE, blobDir);
+                  MemoryDriver.builder()
+                      .limits(MemoryLimits.dynamoDb())
+                      .capabilities(MemoryLimits.dynamoDbCapabilities())
+                      .build());
+          case LOCAL ->
+              Stowage.builder(LocalDriver.builder(file).limits(MemoryLimits.dynamoDb()).build());
+          case DYNAMODB -> onEmulator(Backend.DYNAMODB);
+          case DATASTORE -> onEmulator(Backend.DATASTORE);
+          case AZURE -> onEmulator(Backend.AZURE);
         };
-    stowage = b.codecs(codecs).usageTracking(UsageTracking.builder().topK(5).build()).build();
+    stowage =
+        b.blobStore(blobs)
+            .codecs(codecs)
+            .usageTracking(UsageTracking.builder().topK(5).build())
+            .build();
     table = stowage.ensureTable(SPEC);
     for (int i = 0; i < ORDERS; i++) {
       table.put(order(i));
@@ -94,12 +103,9 @@ final class ConsoleFixture implements AutoCloseable {
             .build());
   }
 
-  /** A fresh namespace on the backend's emulator, overflowing to files beside the test. */
-  private static Stowage.Builder onEmulator(Backend backend, Path blobDir) {
-    return Emulators.shared()
-        .builder(backend)
-        .namespace(Emulators.shared().newNamespace())
-        .blobStore(new FileBlobStore(blobDir));
+  /** A fresh namespace on the backend's emulator (overflowing to files beside the test). */
+  private static Stowage.Builder onEmulator(Backend backend) {
+    return Emulators.shared().builder(backend).namespace(Emulators.shared().newNamespace());
   }
 
   static Item order(int i) {
@@ -127,7 +133,7 @@ final class ConsoleFixture implements AutoCloseable {
   }
 
   Console console() {
-    return Console.builder().store("test store", stowage, codecs, SPEC).start();
+    return Console.builder().store("test store", stowage, blobs, codecs, List.of(SPEC)).start();
   }
 
   @Override

@@ -91,7 +91,13 @@ import java.util.function.Consumer;
  * the run (after in-flight pages finish) and propagate. Items too large for the target's limits,
  * and items whose indexed attributes the target's indexes cannot hold (a value that is no string,
  * number or binary value, or too long for the target's indexed values), are not written and are
- * listed in the {@link Report}. A migrator is used by one thread at a time.
+ * listed in the {@link Report}. A migrator is used by one thread at a time, except {@link
+ * #cancel()}, which any thread may call while {@link #run()} runs.
+ *
+ * <p>{@link #cancel()} stops a run cooperatively: no page is started after it, pages being written
+ * finish and are recorded in the checkpoint, and {@link #run()} returns a report whose progress is
+ * not {@link Progress#done() done}. A migrator built again with the same checkpoint file resumes
+ * where the cancelled run stopped, without losing or writing any item twice.
  */
 public final class Migrator {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Migrator.class);
@@ -112,6 +118,7 @@ public final class Migrator {
   private final Consumer<Progress> onProgress;
   private final RetryPolicy retry;
   private volatile Verifier verifier;
+  private volatile boolean cancelled;
 
   private Migrator(Builder b) {
     this.spec = Objects.requireNonNull(b.spec, "spec");
@@ -326,7 +333,8 @@ public final class Migrator {
    * Copies the table: creates the target table and its indexes if missing, then copies every item
    * and overflow blob not yet recorded in the checkpoint.
    *
-   * @return what was copied in this run
+   * @return what was copied in this run; its progress is not {@link Progress#done() done} if the
+   *     run was {@linkplain #cancel() cancelled}
    * @throws IllegalArgumentException if the checkpoint file was written for another source or
    *     target (nothing is read or written then), in an older format, or is not a checkpoint
    * @throws dev.stowage.StowageException (or an unchecked I/O exception of the checkpoint) if the
@@ -359,6 +367,20 @@ public final class Migrator {
     if (failure.get() != null) {
       throw failure.get();
     }
+    if (cancelled) {
+      Progress stopped = progress(c, start, false);
+      LOG.info(
+          "migration of {} to {} cancelled: {} items copied, {} skipped{}",
+          sourceLayout.ref(),
+          targetLayout.ref(),
+          stopped.itemsCopied(),
+          stopped.itemsSkipped(),
+          checkpointFile == null ? "" : "; resume with checkpoint " + checkpointFile);
+      if (onProgress != null) {
+        onProgress.accept(stopped);
+      }
+      return new Report(stopped, List.copyOf(misfits));
+    }
     Progress done = progress(c, start, true);
     LOG.info(
         "migrated {} to {}: {} items copied, {} skipped, {} blobs, {} missing blobs, {} not"
@@ -382,6 +404,23 @@ public final class Migrator {
     return new Report(done, List.copyOf(misfits));
   }
 
+  /**
+   * Asks a running (or the next) {@link #run()} to stop: it starts no further page, lets the pages
+   * being written finish (each recorded in the checkpoint as it completes) and returns a report
+   * whose progress is not {@link Progress#done() done}. A page read but not yet written is left to
+   * the resumed run, which reads it again. Cancelling is final for this migrator: to resume, build
+   * a migrator with the same checkpoint file (without one, a new run copies everything again,
+   * writing the same stored forms). Safe to call from any thread, any number of times.
+   */
+  public void cancel() {
+    cancelled = true;
+  }
+
+  /** True once {@link #cancel()} was called. */
+  public boolean isCancelled() {
+    return cancelled;
+  }
+
   /** One scan of the whole source, for a source without segmented scans or an older checkpoint. */
   private void copySequentially(
       Checkpoint cp,
@@ -398,7 +437,7 @@ public final class Migrator {
         sourceSide.describe(),
         targetSide.describe(),
         c.skipped.sum() == 0 ? "" : ", resuming after " + c.skipped.sum() + " items");
-    while (failure.get() == null) {
+    while (failure.get() == null && !cancelled) {
       Key exclusive = pageStart.equals(KeyText.START) ? null : KeyText.decode(pageStart);
       QueryResult page =
           retry.call(
@@ -413,7 +452,8 @@ public final class Migrator {
         c.skipped.add(page.items().size());
       } else {
         try {
-          dispatch(cp, thisStart, lastText, page.items(), pool, inFlight, failure, c, misfits);
+          dispatch(
+              cp, thisStart, lastText, page.items(), pool, inFlight, failure, c, null, misfits);
         } catch (RuntimeException e) {
           // Stops the run like a failed write: the batches in flight end before run() throws.
           failure.compareAndSet(null, e);
@@ -463,6 +503,11 @@ public final class Migrator {
         cp.plan(plan.stream().map(ScanSegment::bounds).toList());
       }
     }
+    SegmentCounter[] counters = new SegmentCounter[plan.size()];
+    for (int i = 0; i < counters.length; i++) {
+      counters[i] = new SegmentCounter(i);
+    }
+    c.segments = counters;
     LOG.info("reading {} in {} segments", sourceSide.describe(), plan.size());
     ExecutorService readers =
         Executors.newFixedThreadPool(Math.min(plan.size(), parallelism), daemonThreads());
@@ -496,10 +541,13 @@ public final class Migrator {
     String first = segment.number() + "@" + KeyText.START;
     String end = segment.number() + "@$";
     String pageStart = cp == null ? first : cp.resumeFrom(first);
+    SegmentCounter seg = c.segments[segment.number()];
     if (cp != null) {
-      c.skipped.add(cp.itemsBeforeResume(first));
+      long before = cp.itemsBeforeResume(first);
+      c.skipped.add(before);
+      seg.skipped.add(before);
     }
-    while (failure.get() == null && !pageStart.equals(end)) {
+    while (failure.get() == null && !cancelled && !pageStart.equals(end)) {
       String at = pageStart.substring(pageStart.indexOf('@') + 1);
       String checkpoint = at.equals(KeyText.START) ? null : at;
       SegmentPage page =
@@ -511,16 +559,25 @@ public final class Migrator {
       String next = page.done() ? end : segment.number() + "@" + page.checkpoint();
       if (cp != null && cp.pageDone(thisStart)) {
         c.skipped.add(page.items().size());
+        seg.skipped.add(page.items().size());
       } else if (page.items().isEmpty()) {
         if (cp != null) {
           cp.page(thisStart, next, 0);
         }
       } else {
-        dispatch(cp, thisStart, next, page.items(), pool, inFlight, failure, c, misfits);
+        try {
+          dispatch(cp, thisStart, next, page.items(), pool, inFlight, failure, c, seg, misfits);
+        } catch (RuntimeException e) {
+          seg.abandoned = true;
+          failure.compareAndSet(null, e);
+          break;
+        }
       }
-      report(c, start);
       pageStart = next;
+      seg.read = pageStart.equals(end);
+      report(c, start);
     }
+    seg.read = pageStart.equals(end);
   }
 
   /**
@@ -549,7 +606,7 @@ public final class Migrator {
     for (Item item : items) {
       stored.add(new StoredItem(item, "-"));
     }
-    copyPage(null, KeyText.START, KeyText.START, stored, c, misfits);
+    copyPage(null, KeyText.START, KeyText.START, stored, c, null, misfits);
     return new Report(progress(c, start, true), List.copyOf(misfits));
   }
 
@@ -620,6 +677,7 @@ public final class Migrator {
       Semaphore inFlight,
       AtomicReference<RuntimeException> failure,
       Counters c,
+      SegmentCounter seg,
       List<Misfit> misfits) {
     PreparedPage page = prepare(items, misfits);
     int chunks = page.chunks();
@@ -632,23 +690,39 @@ public final class Migrator {
     AtomicInteger left = new AtomicInteger(chunks);
     AtomicBoolean incomplete = new AtomicBoolean();
     for (int index = 0; index < chunks; index++) {
-      if (failure.get() != null) {
+      if (failure.get() != null || cancelled) {
+        if (seg != null) {
+          seg.abandoned = true; // the rest of the page is left to a resumed run
+        }
         return;
       }
       int chunk = index;
       acquire(inFlight);
+      if (seg != null) {
+        seg.pending.incrementAndGet();
+      }
       pool.execute(
           () -> {
             try {
-              if (failure.get() != null) {
+              if (failure.get() != null || cancelled) {
+                // Not started: left to a resumed run, which finds it missing from the checkpoint.
                 incomplete.set(true);
+                if (seg != null) {
+                  seg.abandoned = true;
+                }
                 return;
               }
-              writeChunk(cp, start, page, chunk, c, misfits);
+              writeChunk(cp, start, page, chunk, c, seg, misfits);
             } catch (RuntimeException e) {
               incomplete.set(true);
+              if (seg != null) {
+                seg.abandoned = true;
+              }
               failure.compareAndSet(null, e);
             } finally {
+              if (seg != null) {
+                seg.pending.decrementAndGet();
+              }
               inFlight.release();
             }
             if (left.decrementAndGet() == 0 && !incomplete.get() && cp != null) {
@@ -669,10 +743,11 @@ public final class Migrator {
       String last,
       List<StoredItem> items,
       Counters c,
+      SegmentCounter seg,
       List<Misfit> misfits) {
     PreparedPage page = prepare(items, misfits);
     for (int index = 0; index < page.chunks(); index++) {
-      writeChunk(cp, start, page, index, c, misfits);
+      writeChunk(cp, start, page, index, c, seg, misfits);
     }
     if (cp != null) {
       cp.page(start, last, items.size());
@@ -736,11 +811,20 @@ public final class Migrator {
    * records it in the checkpoint.
    */
   private void writeChunk(
-      Checkpoint cp, String start, PreparedPage page, int index, Counters c, List<Misfit> misfits) {
+      Checkpoint cp,
+      String start,
+      PreparedPage page,
+      int index,
+      Counters c,
+      SegmentCounter seg,
+      List<Misfit> misfits) {
     int from = index * page.chunk();
     int to = Math.min(page.writes().size(), from + page.chunk());
     if (cp != null && cp.chunkDone(start, index)) {
       c.skipped.add(to - from);
+      if (seg != null) {
+        seg.skipped.add(to - from);
+      }
       return;
     }
     List<WriteOp> part = new ArrayList<>(to - from);
@@ -758,6 +842,9 @@ public final class Migrator {
     }
     writeAll(part);
     c.items.add(part.size());
+    if (seg != null) {
+      seg.copied.add(part.size());
+    }
     if (cp != null) {
       cp.chunk(start, index);
     }
@@ -915,6 +1002,16 @@ public final class Migrator {
   }
 
   private static Progress progress(Counters c, long start, boolean done) {
+    SegmentCounter[] counters = c.segments;
+    List<SegmentProgress> segments = new ArrayList<>(counters.length);
+    for (SegmentCounter s : counters) {
+      segments.add(
+          new SegmentProgress(
+              s.number,
+              s.copied.sum(),
+              s.skipped.sum(),
+              s.read && s.pending.get() == 0 && !s.abandoned));
+    }
     return new Progress(
         c.items.sum(),
         c.skipped.sum(),
@@ -922,7 +1019,8 @@ public final class Migrator {
         c.blobBytes.sum(),
         c.missingBlobs.sum(),
         Duration.ofNanos(System.nanoTime() - start),
-        done);
+        done,
+        List.copyOf(segments));
   }
 
   private static void acquire(Semaphore s) {
@@ -958,6 +1056,22 @@ public final class Migrator {
     final LongAdder blobs = new LongAdder();
     final LongAdder blobBytes = new LongAdder();
     final LongAdder missingBlobs = new LongAdder();
+    volatile SegmentCounter[] segments = new SegmentCounter[0];
+  }
+
+  /** The counts of one segment of a segmented run. */
+  private static final class SegmentCounter {
+    final int number;
+    final LongAdder copied = new LongAdder();
+    final LongAdder skipped = new LongAdder();
+    final java.util.concurrent.atomic.AtomicInteger pending =
+        new java.util.concurrent.atomic.AtomicInteger();
+    volatile boolean read;
+    volatile boolean abandoned;
+
+    SegmentCounter(int number) {
+      this.number = number;
+    }
   }
 
   /**
@@ -969,7 +1083,10 @@ public final class Migrator {
    * @param blobBytes bytes of those blobs
    * @param missingBlobs items whose overflow blob was missing in the source (copied as they are)
    * @param elapsed time since the run started
-   * @param done true in the final report
+   * @param done true in the final report of a run that copied everything; false in a cancelled
+   *     run's final report
+   * @param segments each segment's counts, in segment order, for a source read in segments (empty
+   *     for a source scanned by one thread)
    */
   public record Progress(
       long itemsCopied,
@@ -978,7 +1095,42 @@ public final class Migrator {
       long blobBytes,
       long missingBlobs,
       Duration elapsed,
-      boolean done) {}
+      boolean done,
+      List<SegmentProgress> segments) {
+    public Progress {
+      segments = List.copyOf(segments);
+    }
+
+    /** Progress of a run that reads no segments. */
+    public Progress(
+        long itemsCopied,
+        long itemsSkipped,
+        long blobsCopied,
+        long blobBytes,
+        long missingBlobs,
+        Duration elapsed,
+        boolean done) {
+      this(
+          itemsCopied,
+          itemsSkipped,
+          blobsCopied,
+          blobBytes,
+          missingBlobs,
+          elapsed,
+          done,
+          List.of());
+    }
+  }
+
+  /**
+   * How far one segment of a segmented run has got.
+   *
+   * @param number the segment's number, from 0
+   * @param itemsCopied its items written to the target in this run
+   * @param itemsSkipped its items a previous run had already copied (from the checkpoint)
+   * @param done true once every page of the segment was read and written
+   */
+  public record SegmentProgress(int number, long itemsCopied, long itemsSkipped, boolean done) {}
 
   /**
    * An item not copied because it exceeds the target backend's limits.

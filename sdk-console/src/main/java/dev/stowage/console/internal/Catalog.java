@@ -4,6 +4,7 @@ import dev.stowage.Stowage;
 import dev.stowage.Table;
 import dev.stowage.TableSpec;
 import dev.stowage.codec.Codecs;
+import dev.stowage.overflow.BlobStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -24,6 +25,22 @@ public final class Catalog {
         tables.add(new TableEntry(tables.size(), s, spec, s.stowage().table(spec)));
       }
     }
+  }
+
+  /**
+   * The store with this number (its place in {@link #stores()}). @throws NoSuchElementException if
+   * none
+   */
+  public StoreEntry store(String id) {
+    try {
+      int i = Integer.parseInt(id);
+      if (i >= 0 && i < stores.size()) {
+        return stores.get(i);
+      }
+    } catch (NumberFormatException e) {
+      // falls through
+    }
+    throw new NoSuchElementException("no store " + id);
   }
 
   /** The stores, in the order given. */
@@ -54,10 +71,12 @@ public final class Catalog {
    *
    * @param label its name in the console
    * @param stowage the store, in its namespace
+   * @param blobs the blob store it overflows to, or null (migration jobs copy blobs through it)
    * @param codecs the codecs it was built with (keys decrypt values for display)
    * @param tables the specs of its tables to show
    */
-  public record StoreEntry(String label, Stowage stowage, Codecs codecs, List<TableSpec> tables) {}
+  public record StoreEntry(
+      String label, Stowage stowage, BlobStore blobs, Codecs codecs, List<TableSpec> tables) {}
 
   /**
    * One opened table.

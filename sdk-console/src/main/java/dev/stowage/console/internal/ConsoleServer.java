@@ -134,6 +134,19 @@ public final class ConsoleServer {
                                     ? null
                                     : String.valueOf(body.get(f))));
                   });
+              config.routes.post(
+                  base + "/api/tables/{id}/migrate-job",
+                  ctx -> {
+                    Map<?, ?> body = body(ctx);
+                    json(
+                        ctx,
+                        api.startMigration(
+                            ctx.pathParam("id"),
+                            f ->
+                                body.get(f) == null || "".equals(body.get(f))
+                                    ? null
+                                    : String.valueOf(body.get(f))));
+                  });
               config.routes.get(
                   base + "/api/jobs/{id}", ctx -> json(ctx, jobs.describe(ctx.pathParam("id"))));
               config.routes.post(

@@ -1,6 +1,5 @@
 package dev.stowage.console.internal;
 
-import dev.stowage.DeleteJob;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -9,13 +8,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BiFunction;
-import java.util.function.Function;
 
 /**
- * The delete jobs the console started: each runs on its own thread, reports its progress after
- * every page (the browser polls it), can be cancelled, and resumed from its last completed page.
- * Thread-safe.
+ * The jobs the console started (delete-by-index, migration): each runs on its own thread, reports
+ * its progress as it goes (the browser polls it), can be cancelled, and resumed from where it
+ * stopped after a cancel or a failure. Thread-safe.
  */
 final class Jobs {
   private final Map<String, Running> jobs = new ConcurrentHashMap<>();
@@ -29,57 +26,69 @@ final class Jobs {
           });
 
   /**
-   * Starts a job.
-   *
-   * @param options the job's options (the progress listener is set here)
-   * @param make builds the job from its options
-   * @param resume builds the job again from a resume token, to continue a cancelled or failed run
+   * What a kind of job does. A task is built ready to run (so bad input fails before the job
+   * exists); between runs it is told to {@linkplain #prepareResume() prepare} the next one.
    */
-  String start(
-      String description,
-      DeleteJob.Options options,
-      Function<DeleteJob.Options, DeleteJob> make,
-      BiFunction<String, DeleteJob.Options, DeleteJob> resume) {
+  interface Task {
+    /**
+     * Runs until the job is done, cancelled or fails.
+     *
+     * @return true if the job is done, false if it was cancelled
+     */
+    boolean run();
+
+    /** Asks the running run to stop at its next safe point (between pages). */
+    void cancel();
+
+    /**
+     * Makes the next {@link #run()} continue from where the stopped one left off.
+     *
+     * @throws IllegalArgumentException if there is nothing to continue from
+     */
+    void prepareResume();
+
+    /** Adds the job's kind and progress (totals over all its runs) for the browser. */
+    void describe(Map<String, Object> into);
+
+    /** Releases what the job keeps for resuming; called when the console closes. */
+    default void close() {}
+  }
+
+  /** Starts a job running {@code task}; returns its id. */
+  String start(String description, Task task) {
     String id = Integer.toString(ids.incrementAndGet());
-    Running r = new Running(description, options, resume);
+    Running r = new Running(description, task);
     jobs.put(id, r);
-    run(r, make.apply(options.withProgress(p -> r.progress = p)));
+    run(r);
     return id;
   }
 
   /**
-   * Continues a cancelled or failed job from the resume token of its last completed page; items it
-   * deleted before are not counted again.
+   * Continues a cancelled or failed job from where it stopped; what it did before is not done or
+   * counted again.
    *
-   * @throws IllegalStateException if the job is running, done, or has no token yet
+   * @throws IllegalArgumentException if the job is running, done, or cannot be continued
    */
   void resume(String id) {
     Running r = running(id);
-    DeleteJob.Progress last = r.progress;
     synchronized (r) {
       if (r.state.equals("running") || r.state.equals("done")) {
         throw new IllegalArgumentException("job " + id + " is " + r.state);
       }
-      if (last == null || last.resumeToken() == null) {
-        throw new IllegalArgumentException("job " + id + " has no completed page to resume after");
-      }
-      // The token carries the counts so far: the resumed run reports totals, not its own.
-      r.progress = last;
+      r.task.prepareResume();
       r.error = null;
       r.state = "running";
     }
-    run(r, r.resume.apply(last.resumeToken(), r.options.withProgress(p -> r.progress = p)));
+    run(r);
   }
 
-  private void run(Running r, DeleteJob job) {
-    r.job = job;
+  private void run(Running r) {
     r.state = "running";
     threads.execute(
         () -> {
           try {
-            DeleteJob.Progress last = job.run();
-            r.progress = last;
-            r.state = last.done() ? "done" : "cancelled";
+            boolean done = r.task.run();
+            r.state = done ? "done" : "cancelled";
           } catch (RuntimeException e) {
             r.error = String.valueOf(e.getMessage());
             r.state = "failed";
@@ -89,7 +98,7 @@ final class Jobs {
 
   /** Asks a job to stop after its current page. */
   void cancel(String id) {
-    running(id).job.cancel();
+    running(id).task.cancel();
   }
 
   /** A job's state and progress for the browser. */
@@ -99,25 +108,21 @@ final class Jobs {
     m.put("id", id);
     m.put("description", r.description);
     m.put("state", r.state);
-    DeleteJob.Progress p = r.progress;
-    m.put("matched", p == null ? 0 : p.matched());
-    m.put("deleted", p == null ? 0 : p.deleted());
-    m.put("blobsDeleted", p == null ? 0 : p.blobsDeleted());
-    m.put("elapsedMillis", p == null ? 0 : p.elapsed().toMillis());
-    m.put("resumeToken", p == null ? null : p.resumeToken());
+    r.task.describe(m);
     m.put("error", r.error);
     return m;
   }
 
-  /** Cancels every running job and stops the threads. */
+  /** Cancels every running job, stops the threads and releases what jobs kept for resuming. */
   void close() {
-    jobs.values().forEach(r -> r.job.cancel());
+    jobs.values().forEach(r -> r.task.cancel());
     threads.shutdown();
     try {
       threads.awaitTermination(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    jobs.values().forEach(r -> r.task.close());
   }
 
   private Running running(String id) {
@@ -130,20 +135,13 @@ final class Jobs {
 
   private static final class Running {
     final String description;
-    final DeleteJob.Options options;
-    final BiFunction<String, DeleteJob.Options, DeleteJob> resume;
-    volatile DeleteJob job;
-    volatile DeleteJob.Progress progress;
+    final Task task;
     volatile String state = "running";
     volatile String error;
 
-    Running(
-        String description,
-        DeleteJob.Options options,
-        BiFunction<String, DeleteJob.Options, DeleteJob> resume) {
+    Running(String description, Task task) {
       this.description = description;
-      this.options = options;
-      this.resume = resume;
+      this.task = task;
     }
   }
 }

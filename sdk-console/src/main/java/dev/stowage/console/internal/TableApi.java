@@ -14,6 +14,7 @@ import dev.stowage.console.internal.json.Json;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
+import dev.stowage.migrate.Migrator;
 import dev.stowage.query.Condition;
 import dev.stowage.query.Page;
 import dev.stowage.query.Query;
@@ -36,8 +37,8 @@ import java.util.function.Function;
 
 /**
  * What the console's JSON API does with tables: describe them, page through queries, show items in
- * both forms, write and delete them conditionally, start delete jobs, report metrics. Each method
- * returns plain values that {@link Json} writes. Thread-safe.
+ * both forms, write and delete them conditionally, start delete and migration jobs, report metrics.
+ * Each method returns plain values that {@link Json} writes. Thread-safe.
  */
 final class TableApi {
   private final Catalog catalog;
@@ -53,6 +54,7 @@ final class TableApi {
     List<Object> stores = new ArrayList<>();
     for (StoreEntry s : catalog.stores()) {
       Map<String, Object> m = new LinkedHashMap<>();
+      m.put("id", Integer.toString(stores.size()));
       m.put("label", s.label());
       m.put("backend", s.stowage().backend());
       m.put("namespace", s.stowage().namespace());
@@ -245,10 +247,74 @@ final class TableApi {
     String id =
         jobs.start(
             describeDelete(t.spec(), field),
-            options,
-            o -> table.deleteWhere(q, o),
-            table::resumeDelete);
+            new DeleteTask(options, o -> table.deleteWhere(q, o), table::resumeDelete));
     return jobs.describe(id);
+  }
+
+  /**
+   * Starts copying a table to another of the console's stores (its namespace), in its stored form
+   * as {@link Migrator} copies it: compressed and encrypted values as they are, overflow blobs
+   * through both stores' blob stores, the target table and its indexes created if missing. When the
+   * target store shows a table of the same name, its spec is the target's (it may have other
+   * indexes).
+   *
+   * @param field {@code target}: the target store's number; optional {@code pageSize} and {@code
+   *     segments}
+   * @throws java.util.NoSuchElementException if the table or the target store does not exist
+   * @throws IllegalArgumentException if the migration cannot be done (source and target are the
+   *     same table, incompatible specs); nothing is read or written then
+   */
+  Map<String, Object> startMigration(String tableId, Function<String, String> field) {
+    TableEntry source = catalog.table(tableId);
+    String targetId = field.apply("target");
+    if (targetId == null) {
+      throw new IllegalArgumentException("name the target store");
+    }
+    StoreEntry target = catalog.store(targetId);
+    StoreEntry from = source.store();
+    Migrator.Builder b =
+        Migrator.builder(source.spec())
+            .source(from.stowage().driver(), from.blobs(), from.stowage().namespace())
+            .target(target.stowage().driver(), target.blobs(), target.stowage().namespace());
+    for (TableEntry t : catalog.tables()) {
+      if (t.store() == target
+          && t.spec().name().equals(source.spec().name())
+          && !t.spec().equals(source.spec())) {
+        b.targetSpec(t.spec());
+      }
+    }
+    String pageSize = field.apply("pageSize");
+    if (pageSize != null) {
+      b.pageSize(wholeNumber(pageSize, "page size"));
+    }
+    String segments = field.apply("segments");
+    if (segments != null) {
+      b.segments(wholeNumber(segments, "segments"));
+    }
+    MigrationTask task = new MigrationTask(b);
+    String description =
+        "migrate "
+            + source.spec().name()
+            + " from "
+            + from.label()
+            + where(from)
+            + " to "
+            + target.label()
+            + where(target);
+    return jobs.describe(jobs.start(description, task));
+  }
+
+  private static String where(StoreEntry s) {
+    String ns = s.stowage().namespace();
+    return " (" + s.stowage().backend() + (ns.isEmpty() ? "" : ", namespace " + ns) + ")";
+  }
+
+  private static int wholeNumber(String text, String what) {
+    try {
+      return Integer.parseInt(text.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(what + " must be a whole number, not '" + text + "'");
+    }
   }
 
   /** Each store's counters. */

@@ -26,7 +26,9 @@ import picocli.CommandLine.ParentCommand;
     description =
         "Serve a web console on 127.0.0.1 over the tables of the given stores and open it in a"
             + " browser: browse, page, decode (compressed, and encrypted with --keyset), edit and"
-            + " delete items, run delete-by-index jobs. Runs until interrupted (Ctrl-C).")
+            + " delete items, run delete-by-index jobs, and migrate a table to another of the"
+            + " given stores (another backend or namespace) as a job with progress, cancel and"
+            + " resume. Runs until interrupted (Ctrl-C).")
 public final class ConsoleCommand implements Callable<Integer> {
   @ParentCommand Main main;
 
@@ -105,7 +107,8 @@ public final class ConsoleCommand implements Callable<Integer> {
         } else {
           s.table(); // a missing table fails here, with the command line's hint
         }
-        b.store(c.store().redacted(), s.stowage(), s.codecs(), spec);
+        // The blob store too: a migration job copies overflow blobs between the stores' own.
+        b.store(c.store().redacted(), s.stowage(), s.blobs(), s.codecs(), List.of(spec));
       }
       console = b.start();
       String url = console.url().toString();

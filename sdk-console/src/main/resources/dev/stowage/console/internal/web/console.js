@@ -36,6 +36,7 @@ document.addEventListener("alpine:init", () => {
     store: null,
     table: null,
     q: emptyQuery(),
+    m: { target: "", pageSize: "", segments: "" },
     page: null,
     item: null,
     tab: "app",
@@ -62,6 +63,7 @@ document.addEventListener("alpine:init", () => {
       this.store = store;
       this.table = table;
       this.q = emptyQuery();
+      this.m = { target: "", pageSize: "", segments: "" };
       this.page = null;
       this.item = null;
       this.editor = null;
@@ -156,6 +158,28 @@ document.addEventListener("alpine:init", () => {
         this.view = "jobs";
         this.poll(job.id);
       });
+    },
+
+    async startMigrationJob() {
+      const target = this.stores.find((s) => s.id === this.m.target);
+      if (!target || !confirm("Copy " + this.table.name + " into " + target.label + "?")) return;
+      await this.guard(async () => {
+        const job = await post("tables/" + this.table.id + "/migrate-job", this.m);
+        this.jobs.unshift(job);
+        this.view = "jobs";
+        this.poll(job.id);
+      });
+    },
+
+    // A job's bar: a delete job's share of matched items; a migration's share of finished segments
+    // (its total is not known before the scan ends).
+    jobBar(j) {
+      if (j.state === "done") return 100;
+      if (j.kind === "migrate") {
+        const n = j.segments.length;
+        return n ? Math.max(5, Math.min(95, (100 * j.segments.filter((s) => s.done).length) / n)) : 5;
+      }
+      return Math.min(95, j.matched ? (100 * j.deleted) / j.matched : 5);
     },
 
     poll(id) {
