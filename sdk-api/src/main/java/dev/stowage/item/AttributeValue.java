@@ -399,7 +399,14 @@ public sealed interface AttributeValue
    * @throws IllegalArgumentException naming what {@code s} is and where the unpaired surrogate is
    */
   private static void requireUtf8(String s, String what) {
-    for (int i = 0; i < s.length(); i++) {
+    // One comparison per char for the common case, text without surrogates; the pairing is
+    // checked only from the first surrogate on.
+    int n = s.length();
+    int i = 0;
+    while (i < n && (char) (s.charAt(i) - Character.MIN_SURROGATE) >= 0x800) {
+      i++;
+    }
+    for (; i < s.length(); i++) {
       char c = s.charAt(i);
       if (Character.isHighSurrogate(c)
           && i + 1 < s.length()
