@@ -232,17 +232,21 @@ public final class AttributeMapper {
   static BigDecimal parseNumber(String text) {
     int len = text.length();
     if (len > 0 && len <= 18) {
-      int i = text.charAt(0) == '-' ? 1 : 0;
-      boolean digits = i < len;
-      for (; i < len; i++) {
-        char c = text.charAt(i);
-        if (c < '0' || c > '9') {
-          digits = false;
-          break;
+      // Digits are accumulated as they are checked: one pass, and 18 digits cannot overflow.
+      boolean negative = text.charAt(0) == '-';
+      int i = negative ? 1 : 0;
+      if (i < len) {
+        long value = 0;
+        for (; i < len; i++) {
+          int d = text.charAt(i) - '0';
+          if (d < 0 || d > 9) {
+            break;
+          }
+          value = value * 10 + d;
         }
-      }
-      if (digits) {
-        return BigDecimal.valueOf(Long.parseLong(text));
+        if (i == len) {
+          return BigDecimal.valueOf(negative ? -value : value);
+        }
       }
     }
     return new BigDecimal(text);
