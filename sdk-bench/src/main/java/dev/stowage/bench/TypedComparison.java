@@ -49,12 +49,15 @@ public final class TypedComparison {
   public static void main(String[] argv) {
     if (argv.length == 0 || !List.of("mapping", "dynamodb").contains(argv[0])) {
       throw new IllegalArgumentException(
-          "usage: TypedComparison mapping|dynamodb [--rounds N --block MS --warmup MS]");
+          "usage: TypedComparison mapping|dynamodb [--rounds N --block MS --warmup MS --cpu]");
     }
     Alternating.Args args = Alternating.Args.parse(Arrays.copyOfRange(argv, 1, argv.length));
     Alternating alt = args.harness();
     List<String> results = argv[0].equals("mapping") ? mapping(alt) : dynamodb(alt);
     System.out.println();
+    if (args.cpu) {
+      System.out.println("timed by the thread's CPU time (--cpu)");
+    }
     System.out.print(Alternating.header(args.rounds));
     results.forEach(System.out::print);
   }
