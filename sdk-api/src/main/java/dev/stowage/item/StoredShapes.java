@@ -76,9 +76,13 @@ final class StoredShapes {
       return;
     }
     int[] target = new int[size];
+    String[] names = new String[size];
     for (int i = 0; i < size; i++) {
       target[i] = sorted.position(given[i]);
+      // Interned, items of this shape hold the very strings that name the attributes in code
+      // (literals, field names), which a lookup by name finds by identity before comparing.
+      names[i] = given[i].intern();
     }
-    SHAPES[slot(given, size)] = new Shape(given, target);
+    SHAPES[slot(given, size)] = new Shape(names, target);
   }
 }
