@@ -59,6 +59,9 @@ public sealed interface AttributeValue
 
   /** An exact number. */
   static NumberValue of(long value) {
+    if (value >= NumberValue.SMALL_MIN && value <= NumberValue.SMALL_MAX) {
+      return NumberValue.SMALL[(int) (value - NumberValue.SMALL_MIN)];
+    }
     return new NumberValue(BigDecimal.valueOf(value));
   }
 
@@ -162,6 +165,21 @@ public sealed interface AttributeValue
   record NumberValue(BigDecimal value) implements KeyValue {
     /** Most significant digits a number may have. */
     public static final int MAX_PRECISION = 38;
+
+    /*
+     * The values of the small integers, shared as Long.valueOf shares its boxes: counts, ages,
+     * sizes, versions and flags stored as numbers mostly are, and an immutable value of one costs
+     * nothing to build then.
+     */
+    static final long SMALL_MIN = -128;
+    static final long SMALL_MAX = 1023;
+    static final NumberValue[] SMALL = new NumberValue[(int) (SMALL_MAX - SMALL_MIN + 1)];
+
+    static {
+      for (int i = 0; i < SMALL.length; i++) {
+        SMALL[i] = new NumberValue(BigDecimal.valueOf(SMALL_MIN + i));
+      }
+    }
 
     public NumberValue {
       Objects.requireNonNull(value, "number value");
@@ -399,7 +417,14 @@ public sealed interface AttributeValue
    * @throws IllegalArgumentException naming what {@code s} is and where the unpaired surrogate is
    */
   private static void requireUtf8(String s, String what) {
-    for (int i = 0; i < s.length(); i++) {
+    // One comparison per char for the common case, text without surrogates; the pairing is
+    // checked only from the first surrogate on.
+    int n = s.length();
+    int i = 0;
+    while (i < n && (char) (s.charAt(i) - Character.MIN_SURROGATE) >= 0x800) {
+      i++;
+    }
+    for (; i < s.length(); i++) {
       char c = s.charAt(i);
       if (Character.isHighSurrogate(c)
           && i + 1 < s.length()

@@ -10,6 +10,7 @@ import dev.stowage.item.AttributeValue.NumberValue;
 import dev.stowage.item.AttributeValue.StringSetValue;
 import dev.stowage.item.AttributeValue.StringValue;
 import java.math.BigDecimal;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -136,11 +137,21 @@ public final class Item {
    * checked for syntax here, values non-null.
    */
   private static Item ofStoredArrays(String[] names, AttributeValue[] values, int n) {
+    SortedAttributes known = StoredShapes.sortedIfKnown(names, values, n);
+    if (known != null) {
+      return new Item(known);
+    }
     for (int i = 0; i < n; i++) {
       AttributeNames.validateSyntax(names[i]);
       Objects.requireNonNull(values[i], names[i]);
     }
-    return new Item(SortedAttributes.sorting(names, values, n));
+    // Sorting reorders the arrays in place: the order they came in is kept for the shape.
+    String[] given = n > 0 && n <= StoredShapes.MAX_SIZE ? Arrays.copyOf(names, n) : null;
+    SortedAttributes sorted = SortedAttributes.sorting(names, values, n);
+    if (given != null) {
+      StoredShapes.remember(given, n, sorted);
+    }
+    return new Item(sorted);
   }
 
   /** All attributes, in name order; unmodifiable. */

@@ -157,6 +157,11 @@ final class SortedAttributes extends AbstractMap<String, AttributeValue> {
     return -1;
   }
 
+  /** The position of {@code name} in name order, or -1. */
+  int position(String name) {
+    return indexOf(name);
+  }
+
   @Override
   public AttributeValue get(Object key) {
     int i = indexOf(key);

@@ -93,6 +93,7 @@ final class Alternating {
   private final Blocks blocks;
   private final LongSupplier clock;
   private final PrintStream progress;
+  private int bunch = 8;
 
   /**
    * @param rounds rounds per measurement (at least 1)
@@ -115,6 +116,21 @@ final class Alternating {
 
   int rounds() {
     return rounds;
+  }
+
+  /**
+   * A harness that times with the calling thread's CPU time instead of the wall clock, reading it
+   * every 256 operations (reading it is a system call, about a microsecond, too dear to read every
+   * 8): for comparisons that do nothing but compute, on a machine so loaded that waiting for a core
+   * would otherwise be most of what a block measures. Time lost to other processes' use of the
+   * caches still counts.
+   */
+  static Alternating cpuTimed(int rounds, Blocks blocks) {
+    java.lang.management.ThreadMXBean threads =
+        java.lang.management.ManagementFactory.getThreadMXBean();
+    Alternating a = new Alternating(rounds, blocks, threads::getCurrentThreadCpuTime, System.out);
+    a.bunch = 256;
+    return a;
   }
 
   /** Two sides, {@code stowage} and {@code anchor}, compared by time against {@code target}. */
@@ -173,17 +189,21 @@ final class Alternating {
     }
   }
 
-  /** Runs {@code op} in bunches of 8 for at least {@code nanos}; returns {elapsed, operations}. */
+  /**
+   * Runs {@code op} in bunches (of 8, or 256 when timed by CPU time) for at least {@code nanos};
+   * returns {elapsed, operations}.
+   */
   private long[] run(Op op, int[] seq, long nanos) throws Exception {
     long start = clock.getAsLong();
     long end = start + nanos;
     long ops = 0;
     long now;
+    int n = bunch;
     do {
-      for (int i = 0; i < 8; i++) {
+      for (int i = 0; i < n; i++) {
         op.run(seq[0]++);
       }
-      ops += 8;
+      ops += n;
       now = clock.getAsLong();
     } while (now < end);
     return new long[] {now - start, ops};
@@ -247,14 +267,6 @@ final class Alternating {
         + Compare.header("(rounds min-max)");
   }
 
-  /**
-   * The calling thread's CPU time in nanoseconds: a clock under which a block measures what the
-   * client side (Stowage and the SDK, not an emulator running on other threads of the JVM) spends
-   * per operation, which load from other processes moves far less than elapsed time.
-   */
-  static long threadCpuNanos() {
-    return java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
-  }
 
   /**
    * Reads {@code --rounds N}, {@code --block MS}, {@code --warmup MS}, {@code --clock wall|cpu} and
@@ -275,6 +287,7 @@ final class Alternating {
           case "--block" -> a.blockMillis = Long.parseLong(args[++i]);
           case "--warmup" -> a.warmupMillis = Long.parseLong(args[++i]);
           case "--clock" -> a.cpu = clock(args[++i]);
+          case "--cpu" -> a.cpu = true; // the same as --clock cpu
           case "--sizes" -> {
             a.sizes.clear();
             if (!args[i + 1].equals("none")) {
@@ -308,9 +321,7 @@ final class Alternating {
      */
     Alternating harness() {
       Timed blocks = new Timed(blockMillis, warmupMillis);
-      return cpu
-          ? new Alternating(rounds, blocks, Alternating::threadCpuNanos, System.out)
-          : new Alternating(rounds, blocks);
+      return cpu ? cpuTimed(rounds, blocks) : new Alternating(rounds, blocks);
     }
 
     /** The table header for results of {@link #harness()}. */

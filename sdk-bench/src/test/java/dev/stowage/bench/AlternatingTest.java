@@ -141,4 +141,28 @@ class AlternatingTest {
     assertThatThrownBy(() -> harness(0, new Alternating.Counted(1, 1, 0)))
         .isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  void cpuTimedBlocksCountTheThreadsCpuTimeNotTimeSpentAsleep() throws Exception {
+    Alternating a = Alternating.cpuTimed(1, new Alternating.Timed(2, 0));
+    long[] sleeps = {0};
+    Alternating.Rounds r =
+        a.measure(
+            "cpu",
+            "",
+            List.of(
+                new Alternating.Side(
+                    "sleeper",
+                    i -> {
+                      if (i % 256 == 0) {
+                        sleeps[0]++;
+                        Thread.sleep(1);
+                      }
+                    }),
+                new Alternating.Side("spinner", i -> Math.sqrt(i))));
+    // Every bunch of 256 operations of the sleeper sleeps 1 ms: by the wall clock each of its
+    // operations would take at least 3.9 us; by CPU time it takes far less.
+    assertThat(sleeps[0]).isPositive();
+    assertThat(r.micros().get("sleeper")[0]).isPositive().isLessThan(1.0);
+  }
 }

@@ -1,6 +1,9 @@
 package dev.stowage.typed.internal;
 
 import dev.stowage.item.AttributeValue;
+import dev.stowage.item.AttributeValue.BooleanValue;
+import dev.stowage.item.AttributeValue.NumberValue;
+import dev.stowage.item.AttributeValue.StringValue;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +20,24 @@ final class ClassModel {
   private Function<Object[], Object> instantiate;
   private Object[] defaults;
 
+  /*
+   * The properties as arrays for decoding, which every read of an item does once per field:
+   * walking arrays costs no iterator, fields without earlier names skip the alias lookup, and the
+   * commonest codecs (by identity, so converters the application chose are never bypassed) are
+   * applied inline, not through a codec call that no call site can inline for all field types.
+   */
+  private Property[] decoded;
+  private String[] attributes;
+  private String[][] aliases;
+  private int[] slots;
+  private byte[] kinds;
+
+  private static final byte GENERAL = 0;
+  private static final byte STRING = 1;
+  private static final byte LONG = 2;
+  private static final byte INT = 3;
+  private static final byte BOOLEAN = 4;
+
   ClassModel(Class<?> type) {
     this.type = type;
   }
@@ -27,6 +48,33 @@ final class ClassModel {
     this.properties = List.copyOf(properties);
     this.instantiate = instantiate;
     this.defaults = defaults;
+    int n = properties.size();
+    Property[] d = new Property[n];
+    String[] a = new String[n];
+    String[][] al = new String[n][];
+    int[] sl = new int[n];
+    byte[] k = new byte[n];
+    for (int i = 0; i < n; i++) {
+      Property p = properties.get(i);
+      d[i] = p;
+      a[i] = p.attribute();
+      al[i] = p.aliases().isEmpty() ? null : p.aliases().toArray(new String[0]);
+      sl[i] = p.slot();
+      k[i] = kindOf(p);
+    }
+    this.decoded = d;
+    this.attributes = a;
+    this.aliases = al;
+    this.slots = sl;
+    this.kinds = k;
+  }
+
+  private static byte kind(ValueCodec c) {
+    return c == ScalarCodecs.STRING
+        ? STRING
+        : c == ScalarCodecs.LONG
+            ? LONG
+            : c == ScalarCodecs.INT ? INT : c == ScalarCodecs.BOOLEAN ? BOOLEAN : GENERAL;
   }
 
   List<Property> properties() {
@@ -45,6 +93,41 @@ final class ClassModel {
     return out;
   }
 
+  /** How {@link #encodeProperty(Property, byte, Object)} stores a property: see {@link #decode}. */
+  static byte kindOf(Property p) {
+    return p.optional() ? GENERAL : kind(p.codec());
+  }
+
+  /**
+   * The stored form of a property whose {@link #kindOf kind} is known, or null if it has no value:
+   * the commonest codecs applied inline, as in {@link #decode}.
+   */
+  static AttributeValue encodeProperty(Property p, byte kind, Object instance) {
+    if (kind == GENERAL) {
+      return encodeProperty(p, instance);
+    }
+    Object v;
+    try {
+      v = p.getter().apply(instance);
+    } catch (RuntimeException e) {
+      throw new FieldException(p, e);
+    }
+    if (v == null) {
+      return null;
+    }
+    switch (kind) {
+      case STRING:
+        return v instanceof String s ? AttributeValue.of(s) : encodeProperty(p, instance);
+      case LONG:
+      case INT:
+        return v instanceof Long || v instanceof Integer
+            ? AttributeValue.of(((Number) v).longValue())
+            : encodeProperty(p, instance);
+      default:
+        return v instanceof Boolean b ? AttributeValue.of(b) : encodeProperty(p, instance);
+    }
+  }
+
   static AttributeValue encodeProperty(Property p, Object instance) {
     try {
       return p.read(instance);
@@ -61,25 +144,49 @@ final class ClassModel {
    *
    * @throws FieldException naming the property whose value does not fit
    */
-  Object decode(Map<String, AttributeValue> attributes) {
+  Object decode(Map<String, AttributeValue> stored) {
     Object[] args = defaults.clone();
-    for (Property p : properties) {
-      AttributeValue v = attributes.get(p.attribute());
-      if (v == null) {
-        for (String alias : p.aliases()) {
-          v = attributes.get(alias);
+    String[] names = attributes;
+    for (int i = 0; i < names.length; i++) {
+      AttributeValue v = stored.get(names[i]);
+      if (v == null && aliases[i] != null) {
+        for (String alias : aliases[i]) {
+          v = stored.get(alias);
           if (v != null) {
             break;
           }
         }
       }
+      Object value;
       try {
-        args[p.slot()] = p.write(v);
+        switch (kinds[i]) {
+          case STRING:
+            value = v instanceof StringValue s ? s.value() : decoded[i].write(v);
+            break;
+          case LONG:
+            value =
+                v instanceof NumberValue n
+                    ? (Object) n.value().longValueExact()
+                    : decoded[i].write(v);
+            break;
+          case INT:
+            value =
+                v instanceof NumberValue n
+                    ? (Object) n.value().intValueExact()
+                    : decoded[i].write(v);
+            break;
+          case BOOLEAN:
+            value = v instanceof BooleanValue b ? (Object) b.value() : decoded[i].write(v);
+            break;
+          default:
+            value = decoded[i].write(v);
+        }
       } catch (FieldException e) {
-        throw e.within(p);
+        throw e.within(decoded[i]);
       } catch (RuntimeException e) {
-        throw new FieldException(p, e);
+        throw new FieldException(decoded[i], e);
       }
+      args[slots[i]] = value;
     }
     return instantiate.apply(args);
   }

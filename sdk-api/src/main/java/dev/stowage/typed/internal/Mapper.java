@@ -41,6 +41,8 @@ public final class Mapper<T> {
   private final ClassModel model;
   private final Property[] properties;
   private final Property[] inNameOrder;
+  private final byte[] kindsInNameOrder;
+  private final String[] namesInOrder;
   private final Map<String, Property> byField = new LinkedHashMap<>();
   private final Map<String, Property> byAttribute = new LinkedHashMap<>();
   private final Property partition;
@@ -49,6 +51,7 @@ public final class Mapper<T> {
   private final TableSpec spec;
   private final boolean named;
   private final Property[] nested;
+  private final String[] staleAliases;
 
   private Mapper(
       Class<T> type,
@@ -64,6 +67,12 @@ public final class Mapper<T> {
     this.properties = model.properties().toArray(new Property[0]);
     this.inNameOrder = properties.clone();
     Arrays.sort(inNameOrder, Comparator.comparing(Property::attribute, Utf8Order.COMPARATOR));
+    this.kindsInNameOrder = new byte[inNameOrder.length];
+    this.namesInOrder = new String[inNameOrder.length];
+    for (int i = 0; i < inNameOrder.length; i++) {
+      kindsInNameOrder[i] = ClassModel.kindOf(inNameOrder[i]);
+      namesInOrder[i] = inNameOrder[i].attribute();
+    }
     Property p = null;
     Property s = null;
     Property v = null;
@@ -125,6 +134,7 @@ public final class Mapper<T> {
       }
     }
     this.nested = maps.toArray(new Property[0]);
+    this.staleAliases = staleAliases();
   }
 
   /**
@@ -273,17 +283,18 @@ public final class Mapper<T> {
     String[] names = new String[n];
     AttributeValue[] values = new AttributeValue[n];
     int size = 0;
-    for (Property p : inNameOrder) {
+    for (int i = 0; i < n; i++) {
+      Property p = inNameOrder[i];
       AttributeValue v;
       try {
-        v = ClassModel.encodeProperty(p, instance);
+        v = ClassModel.encodeProperty(p, kindsInNameOrder[i], instance);
       } catch (ClassModel.FieldException e) {
         throw new InvalidRequestException(
             "cannot store " + type.getSimpleName() + " field '" + e.path + "': " + e.reason(),
             e.getCause());
       }
       if (v != null) {
-        names[size] = p.attribute();
+        names[size] = namesInOrder[i];
         values[size++] = v;
       } else if (p == partition || p == sort) {
         throw new InvalidRequestException(
@@ -509,14 +520,16 @@ public final class Mapper<T> {
    * @return null for a class that maps nothing but its key (an update needs an action)
    */
   public Update mergeUpdate(Item stored) {
+    if (staleAliases == null) {
+      return null;
+    }
     Update.Builder u = Update.builder();
-    java.util.Set<String> named = new HashSet<>();
+    Map<String, AttributeValue> attributes = stored.attributes();
     for (Property p : inNameOrder) {
       if (p == partition || p == sort) {
         continue;
       }
-      AttributeValue v = stored.find(p.attribute()).orElse(null);
-      named.add(p.attribute());
+      AttributeValue v = attributes.get(p.attribute());
       if (v != null) {
         u.set(p.attribute(), v);
       } else if (p == version) {
@@ -525,13 +538,32 @@ public final class Mapper<T> {
         u.remove(p.attribute());
       }
     }
+    for (String alias : staleAliases) {
+      u.remove(alias);
+    }
+    return u.build();
+  }
+
+  /**
+   * The aliases a merging update removes (those that are neither a field's attribute nor a key
+   * attribute), each once, in name order; null when the class maps nothing but its key, so that
+   * there is nothing to update.
+   */
+  private String[] staleAliases() {
+    java.util.Set<String> named = new HashSet<>();
+    for (Property p : inNameOrder) {
+      if (p != partition && p != sort) {
+        named.add(p.attribute());
+      }
+    }
+    List<String> stale = new ArrayList<>();
     for (Property p : inNameOrder) {
       for (String alias : p.aliases()) {
         if (named.add(alias) && !spec.keySchema().isKeyAttribute(alias)) {
-          u.remove(alias);
+          stale.add(alias);
         }
       }
     }
-    return named.isEmpty() ? null : u.build();
+    return named.isEmpty() ? null : stale.toArray(new String[0]);
   }
 }

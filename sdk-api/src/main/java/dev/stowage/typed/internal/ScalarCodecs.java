@@ -39,16 +39,36 @@ final class ScalarCodecs {
 
   private static final Map<Class<?>, ValueCodec> BY_TYPE = new HashMap<>();
 
+  /**
+   * The codecs of the commonest field types, which {@link ClassModel} recognises by identity and
+   * applies inline on reading instead of through a codec call per field.
+   */
+  static final ValueCodec STRING =
+      codec(AttributeType.STRING, v -> AttributeValue.of((String) v), s -> string(s));
+
+  static final ValueCodec BOOLEAN =
+      codec(AttributeType.BOOLEAN, v -> AttributeValue.of((Boolean) v), ScalarCodecs::bool);
+
+  static final ValueCodec LONG =
+      codec(
+          AttributeType.NUMBER,
+          v -> AttributeValue.of(((Number) v).longValue()),
+          s -> number(s).longValueExact());
+
+  static final ValueCodec INT =
+      codec(
+          AttributeType.NUMBER,
+          v -> AttributeValue.of(((Number) v).longValue()),
+          s -> number(s).intValueExact());
+
   static {
-    ValueCodec string =
-        codec(AttributeType.STRING, v -> AttributeValue.of((String) v), s -> string(s));
-    BY_TYPE.put(String.class, string);
-    ValueCodec bool =
-        codec(AttributeType.BOOLEAN, v -> AttributeValue.of((Boolean) v), ScalarCodecs::bool);
-    BY_TYPE.put(Boolean.class, bool);
-    BY_TYPE.put(boolean.class, bool);
-    integral(long.class, Long.class, s -> number(s).longValueExact());
-    integral(int.class, Integer.class, s -> number(s).intValueExact());
+    BY_TYPE.put(String.class, STRING);
+    BY_TYPE.put(Boolean.class, BOOLEAN);
+    BY_TYPE.put(boolean.class, BOOLEAN);
+    BY_TYPE.put(long.class, LONG);
+    BY_TYPE.put(Long.class, LONG);
+    BY_TYPE.put(int.class, INT);
+    BY_TYPE.put(Integer.class, INT);
     integral(short.class, Short.class, s -> number(s).shortValueExact());
     integral(byte.class, Byte.class, s -> number(s).byteValueExact());
     ValueCodec dbl =
