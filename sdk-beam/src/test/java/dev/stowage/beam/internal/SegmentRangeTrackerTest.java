@@ -99,8 +99,12 @@ class SegmentRangeTrackerTest {
       TableLayout layout = Layouts.of(ns, SPEC);
       List<ScanSegment> group = driver.segments(layout, null, SEGMENTS);
       SegmentPages.Reader reader =
+          // Retried as the DoFns retry (an emulator on a loaded machine resets connections).
           (segment, checkpoint) ->
-              driver.scanSegment(layout, new SegmentScan(segment, PAGE, checkpoint, true));
+              dev.stowage.RetryPolicy.DEFAULT.call(
+                  () ->
+                      driver.scanSegment(
+                          layout, new SegmentScan(segment, PAGE, checkpoint, true)));
 
       // No split: the group whole.
       assertThat(read(group, new SegmentRangeTracker(SegmentRange.whole(SEGMENTS)), reader))
