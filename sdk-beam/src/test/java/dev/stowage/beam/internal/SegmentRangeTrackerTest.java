@@ -103,8 +103,7 @@ class SegmentRangeTrackerTest {
           (segment, checkpoint) ->
               dev.stowage.RetryPolicy.DEFAULT.call(
                   () ->
-                      driver.scanSegment(
-                          layout, new SegmentScan(segment, PAGE, checkpoint, true)));
+                      driver.scanSegment(layout, new SegmentScan(segment, PAGE, checkpoint, true)));
 
       // No split: the group whole.
       assertThat(read(group, new SegmentRangeTracker(SegmentRange.whole(SEGMENTS)), reader))
