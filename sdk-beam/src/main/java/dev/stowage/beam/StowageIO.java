@@ -11,10 +11,15 @@ import dev.stowage.beam.internal.ReadSegmentFn;
 import dev.stowage.beam.internal.SegmentCoder;
 import dev.stowage.beam.internal.SpecSnapshot;
 import dev.stowage.beam.internal.TableAccess;
+import dev.stowage.beam.internal.TypedCoder;
+import dev.stowage.beam.internal.TypedCoder.FromItemFn;
 import dev.stowage.item.Item;
 import dev.stowage.spi.ScanSegment;
+import dev.stowage.typed.TypedSchema;
+import java.util.List;
 import java.util.Objects;
 import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.coders.ListCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.PTransform;
@@ -50,6 +55,12 @@ public final class StowageIO {
   /** Default number of segments: enough to spread over a few dozen workers. */
   public static final int DEFAULT_SEGMENTS = 64;
 
+  /**
+   * Default number of driver segments per part of a read: where a runner can split a part while it
+   * is read (besides page checkpoints).
+   */
+  public static final int DEFAULT_SUBSEGMENTS = 4;
+
   /** Default page size of the segment scans. */
   public static final int DEFAULT_PAGE_SIZE = 500;
 
@@ -62,7 +73,8 @@ public final class StowageIO {
 
   /** Reads every item of the table {@code spec} describes, in {@code store}, in stored form. */
   public static ReadStored readStored(StoreSpec store, TableSpec spec) {
-    return new ReadStored(store, SpecSnapshot.of(spec), DEFAULT_SEGMENTS, DEFAULT_PAGE_SIZE);
+    return new ReadStored(
+        store, SpecSnapshot.of(spec), DEFAULT_SEGMENTS, DEFAULT_SUBSEGMENTS, DEFAULT_PAGE_SIZE);
   }
 
   /**
@@ -71,7 +83,29 @@ public final class StowageIO {
    * store its overflowed items use.
    */
   public static ReadItems readItems(StoreSpec.Opener<Stowage> stowage, TableSpec spec) {
-    return new ReadItems(stowage, SpecSnapshot.of(spec), DEFAULT_SEGMENTS, DEFAULT_PAGE_SIZE);
+    return new ReadItems(
+        stowage, SpecSnapshot.of(spec), DEFAULT_SEGMENTS, DEFAULT_SUBSEGMENTS, DEFAULT_PAGE_SIZE);
+  }
+
+  /**
+   * Reads every item of the table {@code type}'s {@link TypedSchema} describes, decoded (as {@link
+   * #readItems}) and mapped to instances of {@code type}: a typed read for analytics. {@code
+   * stowage} opens a {@link Stowage} with the keys and blob store the table needs. Elements are
+   * coded through their stored form ({@link ReadTyped#coder()}), so they need not be {@link
+   * java.io.Serializable}.
+   */
+  public static <T> ReadTyped<T> readTyped(StoreSpec.Opener<Stowage> stowage, Class<T> type) {
+    return readItems(stowage, TypedSchema.of(type).spec()).as(type);
+  }
+
+  /**
+   * As {@link #readTyped(StoreSpec.Opener, Class)}, with the schema {@code schema} opens on each
+   * worker (a schema with application converters or another table name, {@link
+   * TypedSchema#builder}); it is also opened once here, for the table's spec.
+   */
+  public static <T> ReadTyped<T> readTyped(
+      StoreSpec.Opener<Stowage> stowage, Class<T> type, StoreSpec.Opener<TypedSchema<T>> schema) {
+    return readItems(stowage, schema.open().spec()).as(type, schema);
   }
 
   /**
@@ -84,15 +118,21 @@ public final class StowageIO {
     return new CopyStored(source, target, SpecSnapshot.of(spec), null, null, 500);
   }
 
-  static PCollection<ScanSegment> segments(
-      PBegin begin, String name, TableAccess table, String index, int segments) {
+  static PCollection<List<ScanSegment>> segments(
+      PBegin begin, String name, TableAccess table, String index, int segments, int subsegments) {
     return begin
         .apply(
             name + "/Start", Create.of(index == null ? "" : index).withCoder(StringUtf8Coder.of()))
-        .apply(name + "/Plan", ParDo.of(new PlanSegmentsFn(table, segments)))
-        .setCoder(SegmentCoder.of())
-        // One segment per element, spread over the workers.
+        .apply(name + "/Plan", ParDo.of(new PlanSegmentsFn(table, segments, subsegments)))
+        .setCoder(ListCoder.of(SegmentCoder.of()))
+        // One group of segments per element, spread over the workers.
         .apply(name + "/Spread", Reshuffle.viaRandomKey());
+  }
+
+  static void checkSubsegments(int subsegments) {
+    if (subsegments < 1 || subsegments > 1_000) {
+      throw new IllegalArgumentException("subsegments must be 1 to 1000, not " + subsegments);
+    }
   }
 
   static void checkSegments(int segments) {
@@ -114,34 +154,48 @@ public final class StowageIO {
     private final StoreSpec store;
     private final SpecSnapshot spec;
     private final int segments;
+    private final int subsegments;
     private final int pageSize;
 
-    ReadStored(StoreSpec store, SpecSnapshot spec, int segments, int pageSize) {
+    ReadStored(StoreSpec store, SpecSnapshot spec, int segments, int subsegments, int pageSize) {
       this.store = Objects.requireNonNull(store, "store");
       this.spec = spec;
       this.segments = segments;
+      this.subsegments = subsegments;
       this.pageSize = pageSize;
     }
 
     /**
-     * How many segments the table is divided into (default {@link #DEFAULT_SEGMENTS}): the most
-     * workers that read at once. More segments than items is fine (some are empty).
+     * How many parts the read starts as (default {@link #DEFAULT_SEGMENTS}): the elements the
+     * runner distributes, each {@link #withSubsegments} driver segments. More segments than items
+     * is fine (some are empty).
      */
     public ReadStored withSegments(int segments) {
       checkSegments(segments);
-      return new ReadStored(store, spec, segments, pageSize);
+      return new ReadStored(store, spec, segments, subsegments, pageSize);
+    }
+
+    /**
+     * Driver segments per part (default {@link #DEFAULT_SUBSEGMENTS}), 1 to 1,000: the finest
+     * boundaries at which a runner can split a part that is being read, besides its page
+     * checkpoints. The driver plans {@code segments × subsegments} segments (at most {@link
+     * ScanSegment#MAX_TOTAL}).
+     */
+    public ReadStored withSubsegments(int subsegments) {
+      checkSubsegments(subsegments);
+      return new ReadStored(store, spec, segments, subsegments, pageSize);
     }
 
     /** Items per segment page (default {@link #DEFAULT_PAGE_SIZE}), 1 to 10,000. */
     public ReadStored withPageSize(int pageSize) {
       checkPageSize(pageSize);
-      return new ReadStored(store, spec, segments, pageSize);
+      return new ReadStored(store, spec, segments, subsegments, pageSize);
     }
 
     @Override
     public PCollection<Item> expand(PBegin begin) {
       TableAccess table = TableAccess.of(store, spec);
-      return segments(begin, "Segments", table, null, segments)
+      return segments(begin, "Segments", table, null, segments, subsegments)
           .apply("Read", ParDo.of(new ReadSegmentFn(table, pageSize, "read")))
           .setCoder(ItemCoder.of());
     }
@@ -153,32 +207,113 @@ public final class StowageIO {
     private final StoreSpec.Opener<Stowage> stowage;
     private final SpecSnapshot spec;
     private final int segments;
+    private final int subsegments;
     private final int pageSize;
 
-    ReadItems(StoreSpec.Opener<Stowage> stowage, SpecSnapshot spec, int segments, int pageSize) {
+    ReadItems(
+        StoreSpec.Opener<Stowage> stowage,
+        SpecSnapshot spec,
+        int segments,
+        int subsegments,
+        int pageSize) {
       this.stowage = Objects.requireNonNull(stowage, "stowage");
       this.spec = spec;
       this.segments = segments;
+      this.subsegments = subsegments;
       this.pageSize = pageSize;
     }
 
-    /** How many segments (default {@link #DEFAULT_SEGMENTS}). */
+    /** How many parts (default {@link #DEFAULT_SEGMENTS}), as {@link ReadStored#withSegments}. */
     public ReadItems withSegments(int segments) {
       checkSegments(segments);
-      return new ReadItems(stowage, spec, segments, pageSize);
+      return new ReadItems(stowage, spec, segments, subsegments, pageSize);
+    }
+
+    /**
+     * Driver segments per part (default {@link #DEFAULT_SUBSEGMENTS}), as {@link
+     * ReadStored#withSubsegments}.
+     */
+    public ReadItems withSubsegments(int subsegments) {
+      checkSubsegments(subsegments);
+      return new ReadItems(stowage, spec, segments, subsegments, pageSize);
     }
 
     /** Items per page (default {@link #DEFAULT_PAGE_SIZE}), 1 to 10,000. */
     public ReadItems withPageSize(int pageSize) {
       checkPageSize(pageSize);
-      return new ReadItems(stowage, spec, segments, pageSize);
+      return new ReadItems(stowage, spec, segments, subsegments, pageSize);
+    }
+
+    /**
+     * The items as instances of {@code type}, mapped by {@link TypedSchema#of} of that class on
+     * each worker: a typed read for analytics. The table must be the one the schema describes.
+     */
+    public <T> ReadTyped<T> as(Class<T> type) {
+      Objects.requireNonNull(type, "type");
+      return as(type, () -> TypedSchema.of(type));
+    }
+
+    /**
+     * The items as instances of {@code type}, mapped by the schema {@code schema} opens on each
+     * worker (for schemas with application converters or another table name: {@link
+     * TypedSchema#builder}).
+     */
+    public <T> ReadTyped<T> as(Class<T> type, StoreSpec.Opener<TypedSchema<T>> schema) {
+      return new ReadTyped<>(this, TypedCoder.of(type, schema));
     }
 
     @Override
     public PCollection<Item> expand(PBegin begin) {
-      return segments(begin, "Segments", TableAccess.ofStowage(stowage, spec), null, segments)
+      return segments(
+              begin, "Segments", TableAccess.ofStowage(stowage, spec), null, segments, subsegments)
           .apply("ReadDecoded", ParDo.of(new ReadItemsFn(stowage, spec, pageSize)))
           .setCoder(ItemCoder.of());
+    }
+  }
+
+  /** {@link StowageIO#readTyped}: a {@link ReadItems} mapped to a class. */
+  public static final class ReadTyped<T> extends PTransform<PBegin, PCollection<T>> {
+    private static final long serialVersionUID = 1L;
+    private final ReadItems items;
+    private final TypedCoder<T> coder;
+
+    ReadTyped(ReadItems items, TypedCoder<T> coder) {
+      this.items = items;
+      this.coder = coder;
+    }
+
+    /** How many parts (default {@link #DEFAULT_SEGMENTS}), as {@link ReadStored#withSegments}. */
+    public ReadTyped<T> withSegments(int segments) {
+      return new ReadTyped<>(items.withSegments(segments), coder);
+    }
+
+    /** Driver segments per part, as {@link ReadStored#withSubsegments}. */
+    public ReadTyped<T> withSubsegments(int subsegments) {
+      return new ReadTyped<>(items.withSubsegments(subsegments), coder);
+    }
+
+    /** Items per page (default {@link #DEFAULT_PAGE_SIZE}), 1 to 10,000. */
+    public ReadTyped<T> withPageSize(int pageSize) {
+      return new ReadTyped<>(items.withPageSize(pageSize), coder);
+    }
+
+    /**
+     * The coder of the read's elements: an instance is encoded as the item its schema maps it to
+     * (with {@link StowageIO#itemCoder()}) and decoded by mapping that item back, so it needs
+     * neither {@link java.io.Serializable} nor a Beam schema, and every field the schema stores
+     * survives exactly. Not deterministic, as {@link StowageIO#itemCoder()} is not: group by a key
+     * taken from the instances, not by the instances.
+     */
+    public Coder<T> coder() {
+      return coder;
+    }
+
+    @Override
+    public PCollection<T> expand(PBegin begin) {
+      return begin
+          .apply("Items", items)
+          .apply("ToTyped", ParDo.of(new FromItemFn<>(coder)))
+          .setCoder(coder);
     }
   }
 

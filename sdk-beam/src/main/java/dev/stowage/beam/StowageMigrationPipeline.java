@@ -176,7 +176,13 @@ public final class StowageMigrationPipeline {
     PBegin begin = PBegin.in(pipeline);
     TableAccess sourceTable = sides.side(false);
     PCollection<Item> items =
-        StowageIO.segments(begin, "SourceSegments", sourceTable, null, options.segments)
+        StowageIO.segments(
+                begin,
+                "SourceSegments",
+                sourceTable,
+                null,
+                options.segments,
+                StowageIO.DEFAULT_SUBSEGMENTS)
             .apply(
                 "ReadSource",
                 ParDo.of(new ReadSegmentFn(sourceTable, options.pageSize, Metric.SOURCE)))
@@ -235,8 +241,11 @@ public final class StowageMigrationPipeline {
         .setCoder(StringUtf8Coder.of())
         .apply(
             name + "/Plan",
-            ParDo.of(new dev.stowage.beam.internal.PlanSegmentsFn(table, options.segments)))
-        .setCoder(dev.stowage.beam.internal.SegmentCoder.of())
+            ParDo.of(
+                new dev.stowage.beam.internal.PlanSegmentsFn(
+                    table, options.segments, StowageIO.DEFAULT_SUBSEGMENTS)))
+        .setCoder(
+            org.apache.beam.sdk.coders.ListCoder.of(dev.stowage.beam.internal.SegmentCoder.of()))
         .apply(name + "/Spread", org.apache.beam.sdk.transforms.Reshuffle.viaRandomKey())
         .apply(
             name + "/Read",
@@ -325,7 +334,10 @@ public final class StowageMigrationPipeline {
         return this;
       }
 
-      /** Segments of each scan (source, target, each target index); default 64. */
+      /**
+       * Parts of each scan (source, target, each target index); default 64, each {@link
+       * StowageIO#DEFAULT_SUBSEGMENTS} driver segments a runner can split it at.
+       */
       public Builder segments(int n) {
         StowageIO.checkSegments(n);
         this.segments = n;

@@ -2,21 +2,32 @@ package dev.stowage.beam.internal;
 
 import dev.stowage.RetryPolicy;
 import dev.stowage.spi.ScanSegment;
+import java.util.List;
 import org.apache.beam.sdk.transforms.DoFn;
 
 /**
  * Plans the segments of a table (an element "") or of one of its indexes (the element names it)
- * when the pipeline runs, so building a pipeline needs no access to the store.
+ * when the pipeline runs, so building a pipeline needs no access to the store. The driver plans
+ * {@code elements × perElement} segments; each output element is a group of {@code perElement}
+ * consecutive ones: the unit a runner distributes, which a splittable read ({@link ReadSegmentFn})
+ * can divide again at its segments' boundaries and at page checkpoints while reading it.
  */
-public final class PlanSegmentsFn extends DoFn<String, ScanSegment> {
+public final class PlanSegmentsFn extends DoFn<String, List<ScanSegment>> {
   private static final long serialVersionUID = 1L;
   private final TableAccess table;
-  private final int total;
+  private final int elements;
+  private final int perElement;
   private transient TableAccess.Reader reader;
 
-  public PlanSegmentsFn(TableAccess table, int total) {
+  public PlanSegmentsFn(TableAccess table, int elements, int perElement) {
     this.table = table;
-    this.total = total;
+    this.elements = elements;
+    this.perElement = perElement;
+  }
+
+  /** How many segments the driver plans for {@code elements} groups of {@code perElement}. */
+  public static int total(int elements, int perElement) {
+    return (int) Math.min(ScanSegment.MAX_TOTAL, (long) elements * perElement);
   }
 
   @Setup
@@ -25,11 +36,18 @@ public final class PlanSegmentsFn extends DoFn<String, ScanSegment> {
   }
 
   @ProcessElement
-  public void process(@Element String index, OutputReceiver<ScanSegment> out) {
+  public void process(@Element String index, OutputReceiver<List<ScanSegment>> out) {
     String name = index.isEmpty() ? null : index;
-    for (ScanSegment s :
-        RetryPolicy.DEFAULT.call(() -> reader.driver().segments(reader.layout(), name, total))) {
-      out.output(s);
+    int total = total(elements, perElement);
+    List<ScanSegment> plan =
+        RetryPolicy.DEFAULT.call(() -> reader.driver().segments(reader.layout(), name, total));
+    // Group sizes differ by at most one when the cap on a plan's size cut the total.
+    for (int g = 0; g < elements && g < plan.size(); g++) {
+      int from = (int) ((long) plan.size() * g / elements);
+      int to = (int) ((long) plan.size() * (g + 1) / elements);
+      if (to > from) {
+        out.output(List.copyOf(plan.subList(from, to)));
+      }
     }
   }
 

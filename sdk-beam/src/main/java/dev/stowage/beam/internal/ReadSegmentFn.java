@@ -3,24 +3,30 @@ package dev.stowage.beam.internal;
 import dev.stowage.RetryPolicy;
 import dev.stowage.item.Item;
 import dev.stowage.spi.ScanSegment;
-import dev.stowage.spi.SegmentPage;
 import dev.stowage.spi.SegmentScan;
 import dev.stowage.spi.StoredItem;
+import java.util.List;
+import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.splittabledofn.RestrictionTracker;
 
 /**
- * Reads one segment page by page, emitting every stored item. A failed bundle is read again from
- * the segment's start by the runner; its output of the failed attempt is discarded, so no item is
- * emitted twice.
+ * Reads a group of segments page by page, emitting every stored item: a splittable DoFn whose
+ * restriction is the unread part of the group ({@link SegmentRange}), so a runner can split a
+ * running read at a page checkpoint or at a later segment's start ({@link SegmentRangeTracker}). A
+ * failed bundle is read again by the runner from its restriction's start; the failed attempt's
+ * output is discarded, so no item is emitted twice.
  */
-public final class ReadSegmentFn extends DoFn<ScanSegment, Item> {
+@DoFn.BoundedPerElement
+public final class ReadSegmentFn extends DoFn<List<ScanSegment>, Item> {
   private static final long serialVersionUID = 1L;
   private final TableAccess table;
   private final int pageSize;
   private final Counter items;
   private final Counter pages;
+  private final Counter splits;
   private transient TableAccess.Reader reader;
 
   public ReadSegmentFn(TableAccess table, int pageSize, String metricPrefix) {
@@ -28,6 +34,8 @@ public final class ReadSegmentFn extends DoFn<ScanSegment, Item> {
     this.pageSize = pageSize;
     this.items = Metrics.counter(Metric.NAMESPACE, metricPrefix + "Items");
     this.pages = Metrics.counter(Metric.NAMESPACE, metricPrefix + "Pages");
+    // Restrictions that ended before their group's end: a runner split a part off them.
+    this.splits = Metrics.counter(Metric.NAMESPACE, metricPrefix + "Splits");
   }
 
   @Setup
@@ -35,22 +43,52 @@ public final class ReadSegmentFn extends DoFn<ScanSegment, Item> {
     reader = table.open();
   }
 
+  @GetInitialRestriction
+  public SegmentRange initialRestriction(@Element List<ScanSegment> group) {
+    return SegmentRange.whole(group.size());
+  }
+
+  @NewTracker
+  public SegmentRangeTracker newTracker(@Restriction SegmentRange range) {
+    return new SegmentRangeTracker(range);
+  }
+
+  @GetRestrictionCoder
+  public Coder<SegmentRange> restrictionCoder() {
+    return SegmentRange.Coder.of();
+  }
+
+  @GetSize
+  public double size(@Restriction SegmentRange range) {
+    return SegmentRangeTracker.size(range);
+  }
+
   @ProcessElement
-  public void process(@Element ScanSegment segment, OutputReceiver<Item> out) {
-    String checkpoint = null;
-    while (true) {
-      SegmentScan scan = new SegmentScan(segment, pageSize, checkpoint, true);
-      SegmentPage page =
-          RetryPolicy.DEFAULT.call(() -> reader.driver().scanSegment(reader.layout(), scan));
-      for (StoredItem s : page.items()) {
-        out.output(s.item());
-      }
-      items.inc(page.items().size());
-      pages.inc();
-      if (page.done()) {
-        return;
-      }
-      checkpoint = page.checkpoint();
+  public void process(
+      @Element List<ScanSegment> group,
+      RestrictionTracker<SegmentRange, PageClaim> tracker,
+      OutputReceiver<Item> out) {
+    boolean split =
+        SegmentPages.read(
+            group,
+            tracker,
+            (segment, checkpoint) ->
+                RetryPolicy.DEFAULT.call(
+                    () ->
+                        reader
+                            .driver()
+                            .scanSegment(
+                                reader.layout(),
+                                new SegmentScan(segment, pageSize, checkpoint, true))),
+            page -> {
+              for (StoredItem s : page.items()) {
+                out.output(s.item());
+              }
+              items.inc(page.items().size());
+              pages.inc();
+            });
+    if (split) {
+      splits.inc();
     }
   }
 
