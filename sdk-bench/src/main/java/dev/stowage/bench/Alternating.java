@@ -267,7 +267,6 @@ final class Alternating {
         + Compare.header("(rounds min-max)");
   }
 
-
   /**
    * Reads {@code --rounds N}, {@code --block MS}, {@code --warmup MS}, {@code --clock wall|cpu} and
    * sizes ({@code none} for no sizes) from arguments.
