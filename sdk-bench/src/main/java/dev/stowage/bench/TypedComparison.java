@@ -191,17 +191,7 @@ public final class TypedComparison {
               i -> {
                 long sk = i % perPartition;
                 String pk = SmallItems.partition("typ", i % partitions);
-                sink =
-                    typed.put(
-                        new TypedUserRecord(
-                            pk,
-                            sk,
-                            "Ada Lovelace the " + sk + "th",
-                            pk.replace('#', '.') + "." + sk + "@example.org",
-                            (int) (20 + sk % 50),
-                            sk % 3 != 0,
-                            1000 + sk * 37,
-                            "London"));
+                sink = typed.put(TypedUserRecord.direct(pk, sk));
               },
               i ->
                   table.put(
@@ -217,17 +207,7 @@ public final class TypedComparison {
               i -> {
                 long sk = i % perPartition;
                 String pk = SmallItems.partition("tpu", i % partitions);
-                sink =
-                    typed.put(
-                        new TypedUserRecord(
-                            pk,
-                            sk,
-                            "Ada Lovelace the " + sk + "th",
-                            pk.replace('#', '.') + "." + sk + "@example.org",
-                            (int) (20 + sk % 50),
-                            sk % 3 != 0,
-                            1000 + sk * 37,
-                            "London"));
+                sink = typed.put(TypedUserRecord.direct(pk, sk));
               },
               i -> {
                 long sk = i % perPartition;
@@ -251,17 +231,7 @@ public final class TypedComparison {
               i -> {
                 long sk = i % perPartition;
                 String pk = SmallItems.partition("rep", i % partitions);
-                sink =
-                    typed.replace(
-                        new TypedUserRecord(
-                            pk,
-                            sk,
-                            "Ada Lovelace the " + sk + "th",
-                            pk.replace('#', '.') + "." + sk + "@example.org",
-                            (int) (20 + sk % 50),
-                            sk % 3 != 0,
-                            1000 + sk * 37,
-                            "London"));
+                sink = typed.replace(TypedUserRecord.direct(pk, sk));
               },
               i ->
                   table.put(

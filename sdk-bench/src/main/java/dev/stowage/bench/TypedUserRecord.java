@@ -26,6 +26,22 @@ public record TypedUserRecord(
     return fromItem(SmallItems.stowage(pk, sk));
   }
 
+  /**
+   * The record the typed put benchmarks write, built directly (no {@link Item} on the way): the
+   * values of {@link SmallItems#stowage} but for the city, always "London".
+   */
+  public static TypedUserRecord direct(String pk, long sk) {
+    return new TypedUserRecord(
+        pk,
+        sk,
+        "Ada Lovelace the " + sk + "th",
+        pk.replace('#', '.') + "." + sk + "@example.org",
+        (int) (20 + sk % 50),
+        sk % 3 != 0,
+        1000 + sk * 37,
+        "London");
+  }
+
   /** Hand-written mapping to an item. */
   public Item toItem() {
     return Item.builder()
