@@ -52,11 +52,15 @@ abstract class CodecContracts extends Contract {
   private static final String PAYLOAD = "TOP-SECRET-PAYLOAD ";
 
   static Codecs codecsWithFreshKey() {
+    return Codecs.builder().keys(KeyProvider.ofKeyset(freshKeyset())).build();
+  }
+
+  /** A new AES-256-GCM keyset, for stores that must share their keys. */
+  static KeysetHandle freshKeyset() {
     try {
       AeadConfig.register();
-      var config = RegistryConfiguration.get();
-      KeysetHandle keyset = KeysetHandle.generateNew(PredefinedAeadParameters.AES256_GCM, config);
-      return Codecs.builder().keys(KeyProvider.ofKeyset(keyset)).build();
+      return KeysetHandle.generateNew(
+          PredefinedAeadParameters.AES256_GCM, RegistryConfiguration.get());
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("cannot create a Tink keyset", e);
     }

@@ -297,6 +297,15 @@ public abstract class ConformanceKit {
     }
   }
 
+  /** Typed classes evolving towards and away from encryption; old items keep reading. */
+  @Nested
+  class TypedEvolution extends TypedEvolutionContracts {
+    @Override
+    ConformanceKit kit() {
+      return ConformanceKit.this;
+    }
+  }
+
   /** Usage tracking and hot keys over the backend's real requests; cost-driven overflow. */
   @Nested
   class Usage extends UsageContracts {

@@ -280,7 +280,7 @@ abstract class TypedContracts extends Contract {
   }
 
   /** Values of every form, written through the untyped API; no typed class here maps them. */
-  private static Map<String, AttributeValue> foreign() {
+  static Map<String, AttributeValue> foreign() {
     Map<String, AttributeValue> m = new LinkedHashMap<>();
     m.put("audit", AttributeValue.of("written by another service"));
     m.put("amount", AttributeValue.of(new BigDecimal("-12345678901234567890.00012")));
@@ -503,7 +503,7 @@ abstract class TypedContracts extends Contract {
     assertThat(stored.getString("nickname")).isEqualTo("ada");
   }
 
-  private static String flatten(java.util.Collection<AttributeValue> values) {
+  static String flatten(java.util.Collection<AttributeValue> values) {
     StringBuilder sb = new StringBuilder();
     for (AttributeValue v : values) {
       if (v instanceof AttributeValue.StringValue s) {
