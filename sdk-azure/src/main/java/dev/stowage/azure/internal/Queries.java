@@ -526,7 +526,13 @@ public final class Queries {
     if (select.length > 0) {
       options.setSelect(List.of(select));
     }
-    Iterator<TableEntity> it = client.listEntities(options, null, null).iterator();
+    Iterator<TableEntity> it;
+    try {
+      // The first page is fetched here: its failures are translated like those of later pages.
+      it = client.listEntities(options, null, null).iterator();
+    } catch (RuntimeException e) {
+      throw AzureErrors.translate(e, "listing " + client.getTableName());
+    }
     return new Iterator<>() {
       @Override
       public boolean hasNext() {
