@@ -70,6 +70,80 @@ class UpdateNativeTest extends DriverTestBase {
     assertThat(driver.get(t, K, true).orElseThrow()).isEqualTo(after);
   }
 
+  /**
+   * Without an append and with a condition of existence checks only, the update goes as
+   * AttributeUpdates and Expected (no expressions): the same actions have the same effects.
+   */
+  @Test
+  void actionsWithoutAnAppendApplyAlikeAsAttributeUpdates() {
+    TableLayout t = newTable(null);
+    Item stored =
+        Fixtures.item(
+            "k",
+            Map.of(
+                "status", AttributeValue.of("new"),
+                "gone", AttributeValue.of(1),
+                "count", AttributeValue.of(10),
+                "tags", AttributeValue.stringSet("a", "b"),
+                "nums", AttributeValue.numberSet(List.of(BigDecimal.ONE, BigDecimal.TEN)),
+                "other", AttributeValue.of("kept")));
+    String before = driver.put(t, stored, Expectation.ANY, false).token();
+    Update u =
+        Update.builder()
+            .set("status", "done")
+            .set("a.b #c :d", AttributeValue.map(Map.of("x", AttributeValue.of(1))))
+            .set("nothing", AttributeValue.nullValue())
+            .remove("gone")
+            .remove("never")
+            .increment("count", 5)
+            .increment("fresh", -2)
+            .addToSet("tags", AttributeValue.stringSet("c"))
+            .removeFromSet("nums", AttributeValue.numberSet(List.of(BigDecimal.ONE)))
+            .build();
+    StoredItem after =
+        driver.updateNative(
+            t,
+            K,
+            u,
+            Condition.and(
+                Condition.notExists("stowage:ovf"),
+                Condition.exists("status"),
+                Condition.notExists("never")));
+    Item i = after.item();
+    assertThat(i.getString("status")).isEqualTo("done");
+    assertThat(i.getMap("a.b #c :d")).containsEntry("x", AttributeValue.of(1));
+    assertThat(i.get("nothing")).isEqualTo(AttributeValue.nullValue());
+    assertThat(i.has("gone")).isFalse();
+    assertThat(i.has("never")).isFalse();
+    assertThat(i.getLong("count")).isEqualTo(15);
+    assertThat(i.getLong("fresh")).isEqualTo(-2);
+    assertThat(i.getStringSet("tags")).containsExactly("a", "b", "c");
+    assertThat(i.get("nums")).isEqualTo(AttributeValue.numberSet(List.of(BigDecimal.TEN)));
+    assertThat(i.getString("other")).isEqualTo("kept");
+    assertThat(i.has("stowage:tok")).isFalse();
+    assertThat(after.token()).isNotEqualTo(before);
+    assertThat(driver.get(t, K, true).orElseThrow()).isEqualTo(after);
+
+    Update again = Update.builder().set("status", "again").build();
+    for (Condition c :
+        List.of(
+            Condition.exists("never"),
+            Condition.notExists("status"),
+            Condition.and(Condition.exists("status"), Condition.exists("never")))) {
+      assertThatThrownBy(() -> driver.updateNative(t, K, again, c))
+          .as(c.toString())
+          .isInstanceOf(ConditionFailedException.class);
+    }
+    assertThat(driver.get(t, K, true).orElseThrow()).isEqualTo(after);
+    // A condition on an absent item: existence checks see no attributes at all.
+    Key other = Key.of("other");
+    assertThatThrownBy(() -> driver.updateNative(t, other, again, Condition.exists("status")))
+        .isInstanceOf(ConditionFailedException.class);
+    assertThat(driver.get(t, other, true)).isEmpty();
+    assertThat(driver.updateNative(t, other, again, Condition.notExists("status")).item())
+        .isEqualTo(Fixtures.item("other", Map.of("status", AttributeValue.of("again"))));
+  }
+
   @Test
   void updateOfMissingItemCreatesItWithItsKey() {
     TableLayout t = newTable(null);

@@ -13,8 +13,11 @@ import java.util.Optional;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValueUpdate;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalOperator;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.ExpectedAttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
@@ -106,24 +109,40 @@ public final class ItemOps {
     return new WriteResult(previous(returnPrevious, resp.hasAttributes(), resp.attributes()), null);
   }
 
-  /** UpdateItem with native update and condition expressions; rotates the token. */
+  /**
+   * UpdateItem; rotates the token. The update and condition go as {@link AttributeUpdates} where
+   * those can say them, as expressions otherwise.
+   */
   public StoredItem update(
       TableLayout table, String physical, Key key, Update update, Condition condition) {
     String token = Tokens.next();
-    Expressions ex = new Expressions();
-    String updateExpression = ex.update(update, Tokens.ATTRIBUTE, token);
     UpdateItemRequest.Builder req =
         UpdateItemRequest.builder()
             .tableName(physical)
             .key(AttributeMapper.keyOf(table.keySchema(), key))
-            .updateExpression(updateExpression)
             .returnValues(ReturnValue.ALL_NEW)
             .returnConsumedCapacity(meter.learn(table, physical));
-    if (condition != null) {
-      req.conditionExpression(ex.condition(condition));
+    Map<String, AttributeValueUpdate> updates =
+        AttributeUpdates.of(update, Tokens.ATTRIBUTE, token);
+    Map<String, ExpectedAttributeValue> expected =
+        updates == null ? null : AttributeUpdates.expected(condition);
+    if (expected != null) {
+      req.attributeUpdates(updates);
+      if (!expected.isEmpty()) {
+        req.expected(expected);
+        if (expected.size() > 1) {
+          req.conditionalOperator(ConditionalOperator.AND);
+        }
+      }
+    } else {
+      Expressions ex = new Expressions();
+      req.updateExpression(ex.update(update, Tokens.ATTRIBUTE, token));
+      if (condition != null) {
+        req.conditionExpression(ex.condition(condition));
+      }
+      req.expressionAttributeNames(ex.attributeNamesOrNull())
+          .expressionAttributeValues(ex.attributeValuesOrNull());
     }
-    req.expressionAttributeNames(ex.attributeNamesOrNull())
-        .expressionAttributeValues(ex.attributeValuesOrNull());
     UpdateItemResponse resp;
     try {
       resp = client.updateItem(req.build());
