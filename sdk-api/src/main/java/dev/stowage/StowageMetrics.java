@@ -285,7 +285,8 @@ public record StowageMetrics(
    * @param itemsRead items returned (a get's item, query and scan pages, previous items asked for)
    * @param itemsWritten items put, deleted or updated (a batch's processed entries)
    * @param bytesRead bytes of the items returned, as the backend's size model counts them
-   * @param bytesWritten bytes of the items put or updated
+   * @param bytesWritten bytes of the items put or updated (for an update the backend applied
+   *     without sending the item back, as it does a typed put's: the key and the values it writes)
    * @param totalLatency time spent in these requests, summed
    */
   public record OperationMetrics(

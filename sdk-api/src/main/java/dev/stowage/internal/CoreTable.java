@@ -39,12 +39,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
  * The core's implementation of {@link Table}: single-item operations; paging and batches delegate.
  */
-final class CoreTable implements Table {
+final class CoreTable implements Table, UpdateWithoutReadBack {
   /** Compare-and-set attempts before giving up with a {@link ConflictException}. */
   private static final int MAX_CAS_ATTEMPTS = 500;
 
@@ -320,6 +321,17 @@ final class CoreTable implements Table {
 
   @Override
   public UpdateResult updateWithResult(Key key, Update update, WriteOptions options) {
+    return update(key, update, options, true);
+  }
+
+  @Override
+  public Item updateWithoutReadBack(Key key, Update update, WriteOptions options) {
+    UpdateResult r = update(key, update, options, false);
+    return r == null ? null : r.item();
+  }
+
+  /** The update; null if {@code readBack} is false and it was applied natively. */
+  private UpdateResult update(Key key, Update update, WriteOptions options, boolean readBack) {
     keyRules.validate(key);
     UpdateApplier.validate(update, spec.keySchema());
     ConditionEvaluator.validate(options.condition(), spec, "a condition");
@@ -331,12 +343,15 @@ final class CoreTable implements Table {
       boolean repeatable = options.condition() == null && repeatable(update);
       try {
         shared.metrics.writes.increment();
-        StoredItem s =
-            repeatable
-                ? retrier.call(() -> shared.driver.updateNative(layout, key, update, condition))
-                : retrier.callUnlessAmbiguous(
-                    () -> shared.driver.updateNative(layout, key, update, condition));
-        return new UpdateResult(form.decode(s.item(), key, null), true, null);
+        Supplier<StoredItem> call =
+            readBack
+                ? () -> shared.driver.updateNative(layout, key, update, condition)
+                : () -> {
+                  shared.driver.updateNativeWithoutItem(layout, key, update, condition);
+                  return null;
+                };
+        StoredItem s = repeatable ? retrier.call(call) : retrier.callUnlessAmbiguous(call);
+        return readBack ? new UpdateResult(form.decode(s.item(), key, null), true, null) : null;
       } catch (Retrier.AmbiguousWrite e) {
         throw outcomeUnknown(
             key, "an increment, append or conditional update is not resent", e.failure());

@@ -1,5 +1,6 @@
 package dev.stowage.internal;
 
+import dev.stowage.KeySchema;
 import dev.stowage.ThrottledException;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
@@ -259,5 +260,46 @@ public final class MeteredDriver extends ForwardingDriver {
     }
     done(c, start, key.partition(), 0, 1, 0, bytes(r.item()));
     return r;
+  }
+
+  /**
+   * Without the item back, the bytes written are those of the key and of the values the update
+   * writes (the attributes it leaves alone are not known here).
+   */
+  @Override
+  public void updateNativeWithoutItem(
+      TableLayout table, Key key, Update update, Condition condition) {
+    OperationCounters c = counters(table, Op.UPDATE_NATIVE);
+    long start = System.nanoTime();
+    try {
+      delegate.updateNativeWithoutItem(table, key, update, condition);
+    } catch (RuntimeException e) {
+      throw failed(c, start, key.partition(), e);
+    }
+    done(c, start, key.partition(), 0, 1, 0, bytes(table, key, update));
+  }
+
+  private long bytes(TableLayout table, Key key, Update update) {
+    KeySchema ks = table.keySchema();
+    long n = sizes.attributeBytes(ks.partitionName(), key.partition());
+    if (key.sort().isPresent()) {
+      n += sizes.attributeBytes(ks.sortName().orElseThrow(), key.sort().get());
+    }
+    for (Update.Action a : update.actions()) {
+      AttributeValue v =
+          a instanceof Update.Set s
+              ? s.value()
+              : a instanceof Update.Increment inc
+                  ? AttributeValue.of(inc.delta())
+                  : a instanceof Update.AddToSet ats
+                      ? ats.elements()
+                      : a instanceof Update.AppendToList app
+                          ? AttributeValue.list(app.values())
+                          : null;
+      if (v != null) {
+        n += sizes.attributeBytes(a.attribute(), v);
+      }
+    }
+    return n;
   }
 }

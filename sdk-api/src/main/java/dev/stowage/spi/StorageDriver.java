@@ -210,6 +210,20 @@ public interface StorageDriver extends AutoCloseable {
   }
 
   /**
+   * Applies a conditional update as {@link #updateNative} does, for a caller that does not need the
+   * item back (it knows what it wrote), so that a backend that can leave the item out of its
+   * response does. The default calls {@link #updateNative} and drops the item, which is what a
+   * driver that decorates {@link #updateNative} (counting, fault injection) and not this method
+   * gets as well.
+   *
+   * @param condition the condition to enforce, or null
+   */
+  default void updateNativeWithoutItem(
+      TableLayout table, Key key, Update update, Condition condition) {
+    updateNative(table, key, update, condition);
+  }
+
+  /**
    * Where to report the billable units of each request ({@link CapacityListener}); the core sets it
    * once when a store is built over this driver, before any request. A driver whose backend bills
    * by request units reports them; the default ignores the listener (the memory driver bills

@@ -4,6 +4,7 @@ import dev.stowage.ConditionFailedException;
 import dev.stowage.InvalidRequestException;
 import dev.stowage.Stowage;
 import dev.stowage.Table;
+import dev.stowage.internal.UpdateWithoutReadBack;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
@@ -141,7 +142,15 @@ final class DefaultTypedTable<T> implements TypedTable<T> {
     // An update, not a put: attributes the class does not map stay as they are. The core applies
     // it natively where it can (no read) and as a checked read-modify-write otherwise, with the
     // version check, compression, encryption, index values and overflow as for any update.
-    return read(table.update(mapper.keyOf(item), merge, options));
+    Key key = mapper.keyOf(item);
+    if (options.requestId() == null && table instanceof UpdateWithoutReadBack core) {
+      // The update sets every mapped attribute to the value in stored (or removes it), so the
+      // instance as stored reads from stored: a native update need not send the item back. (A
+      // recognised request id returns the item as it is now, which only the backend knows.)
+      Item after = core.updateWithoutReadBack(key, merge, options);
+      return read(after != null ? after : stored);
+    }
+    return read(table.update(key, merge, options));
   }
 
   @Override

@@ -316,6 +316,12 @@ public final class DynamoDbDriver implements StorageDriver {
   }
 
   @Override
+  public void updateNativeWithoutItem(
+      TableLayout table, Key key, Update update, Condition condition) {
+    items.update(table, names.physical(table), key, update, condition, false);
+  }
+
+  @Override
   public void close() {
     if (ownsClient) {
       client.close();

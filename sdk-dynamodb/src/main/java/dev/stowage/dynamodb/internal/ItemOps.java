@@ -115,12 +115,26 @@ public final class ItemOps {
    */
   public StoredItem update(
       TableLayout table, String physical, Key key, Update update, Condition condition) {
+    return update(table, physical, key, update, condition, true);
+  }
+
+  /**
+   * UpdateItem as {@link #update(TableLayout, String, Key, Update, Condition)}; with {@code
+   * returnItem} false DynamoDB sends no attributes back and the result is null.
+   */
+  public StoredItem update(
+      TableLayout table,
+      String physical,
+      Key key,
+      Update update,
+      Condition condition,
+      boolean returnItem) {
     String token = Tokens.next();
     UpdateItemRequest.Builder req =
         UpdateItemRequest.builder()
             .tableName(physical)
             .key(AttributeMapper.keyOf(table.keySchema(), key))
-            .returnValues(ReturnValue.ALL_NEW)
+            .returnValues(returnItem ? ReturnValue.ALL_NEW : ReturnValue.NONE)
             .returnConsumedCapacity(meter.learn(table, physical));
     Map<String, AttributeValueUpdate> updates =
         AttributeUpdates.of(update, Tokens.ATTRIBUTE, token);
@@ -150,7 +164,7 @@ public final class ItemOps {
       throw Errors.translate("UpdateItem " + physical, e);
     }
     meter.record(resp.consumedCapacity(), true);
-    return Stored.of(resp.attributes());
+    return returnItem ? Stored.of(resp.attributes()) : null;
   }
 
   private static Optional<StoredItem> previous(
