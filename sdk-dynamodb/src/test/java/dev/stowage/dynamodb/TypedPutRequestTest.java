@@ -8,8 +8,10 @@ import dev.stowage.test.Emulators;
 import dev.stowage.typed.PartitionKey;
 import dev.stowage.typed.SortKey;
 import dev.stowage.typed.StowageTable;
+import dev.stowage.typed.TypedSchema;
 import dev.stowage.typed.TypedTable;
 import dev.stowage.typed.Version;
+import java.lang.invoke.MethodHandles;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -73,7 +75,9 @@ class TypedPutRequestTest {
 
   @Test
   void aTypedPutIsOneUpdateThatReadsNothingBackAndKeepsOthersAttributes() {
-    TypedTable<Profile> profiles = stowage.ensureTable(Profile.class);
+    TypedTable<Profile> profiles =
+        stowage.ensureTable(
+            TypedSchema.builder(Profile.class).lookup(MethodHandles.lookup()).build());
     String physical = driver.physicalTableName(new TableRef(stowage.namespace(), "profiles"));
     Profile first = new Profile("p1", 7, "Ada", new BigDecimal("1.50"));
     REQUESTS.clear();
@@ -112,7 +116,9 @@ class TypedPutRequestTest {
 
   @Test
   void aVersionedTypedPutReturnsTheNewVersion() {
-    TypedTable<Account> accounts = stowage.ensureTable(Account.class);
+    TypedTable<Account> accounts =
+        stowage.ensureTable(
+            TypedSchema.builder(Account.class).lookup(MethodHandles.lookup()).build());
     Account v1 = accounts.put(new Account("a1", "ada", 0));
     assertThat(v1.version()).isEqualTo(1);
     Account v2 = accounts.put(new Account("a1", "bob", v1.version()));
