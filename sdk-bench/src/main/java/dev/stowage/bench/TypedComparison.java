@@ -4,6 +4,7 @@ import dev.stowage.Stowage;
 import dev.stowage.Table;
 import dev.stowage.dynamodb.DynamoDbDriver;
 import dev.stowage.dynamodb.internal.AttributeMapper;
+import dev.stowage.dynamodb.internal.Tokens;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.query.Update;
@@ -11,10 +12,17 @@ import dev.stowage.typed.TypedSchema;
 import dev.stowage.typed.TypedTable;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.enhanced.dynamodb.TableSchema;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeAction;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValueUpdate;
+import software.amazon.awssdk.services.dynamodb.model.ComparisonOperator;
+import software.amazon.awssdk.services.dynamodb.model.ExpectedAttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 
 /**
  * Issue 18's comparisons with the sides alternating in blocks in one JVM ({@link Alternating}), so
@@ -30,7 +38,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  *       Table.get}/{@code put} of the same item on one DynamoDB Local (target at most 1.05); a
  *       typed put is an update that keeps attributes the class does not map, so it is also set
  *       against {@code Table.update} of the same attributes, and a typed {@code replace} (a
- *       whole-item put) against {@code Table.put}.
+ *       whole-item put) against {@code Table.put}; and for reference the floor under them, a bare
+ *       UpdateItem of the same attributes against a bare PutItem, in update expressions (the new
+ *       item returned) and in AttributeUpdates (nothing returned, as Stowage sends a typed put).
  * </ul>
  *
  * <pre>
@@ -238,8 +248,99 @@ public final class TypedComparison {
                       SmallItems.stowage(
                           SmallItems.partition("unt", i % partitions), i % perPartition)),
               1.05));
+      // The floor under a typed put: the same UpdateItem and PutItem sent with the bare client, in
+      // the form Stowage used to send (update and condition expressions, the new item returned)
+      // and in the one it sends now (AttributeUpdates and Expected, nothing returned).
+      DynamoDbClient client = local.client();
+      String physical = client.listTables().tableNames().get(0);
+      RawUpdates raw = new RawUpdates(client, physical);
+      out.add(
+          alt.compare(
+              "(raw UpdateItem, expressions, ALL_NEW vs raw PutItem)",
+              "",
+              i -> sink = raw.updateWithExpressions(i % partitions, i % perPartition),
+              i -> sink = raw.put(i % partitions, i % perPartition),
+              Double.NaN));
+      out.add(
+          alt.compare(
+              "(raw UpdateItem, AttributeUpdates, NONE vs raw PutItem)",
+              "",
+              i -> sink = raw.updateWithAttributeUpdates(i % partitions, i % perPartition),
+              i -> sink = raw.put(i % partitions, i % perPartition),
+              Double.NaN));
       stowage.close();
     }
     return out;
+  }
+
+  /**
+   * Raw requests writing the benchmark item with the token attribute Stowage adds, each side under
+   * its own partitions: a PutItem, and UpdateItems setting every non-key attribute under the
+   * condition Stowage adds to a native update (no overflow pointer).
+   */
+  private record RawUpdates(DynamoDbClient client, String table) {
+    private static final String POINTER = "stowage:ovf";
+
+    private Map<String, AttributeValue> item(String prefix, int p, long sk) {
+      Map<String, AttributeValue> m = SmallItems.raw(SmallItems.partition(prefix, p), sk);
+      m.put(TOKEN_ATTRIBUTE, AttributeValue.fromS(Tokens.next()));
+      return m;
+    }
+
+    private static Map<String, AttributeValue> takeKey(Map<String, AttributeValue> m) {
+      return Map.of(SmallItems.PK, m.remove(SmallItems.PK), SmallItems.SK, m.remove(SmallItems.SK));
+    }
+
+    Object put(int p, long sk) {
+      return client.putItem(b -> b.tableName(table).item(item("rawput", p, sk)));
+    }
+
+    Object updateWithExpressions(int p, long sk) {
+      Map<String, AttributeValue> m = item("rawexpr", p, sk);
+      Map<String, AttributeValue> key = takeKey(m);
+      Map<String, String> names = new HashMap<>();
+      Map<String, AttributeValue> values = new HashMap<>();
+      StringBuilder set = new StringBuilder("SET ");
+      m.forEach(
+          (name, value) -> {
+            int n = names.size();
+            set.append(n == 0 ? "" : ", ").append("#n").append(n).append(" = :v").append(n);
+            names.put("#n" + n, name);
+            values.put(":v" + n, value);
+          });
+      names.put("#p", POINTER);
+      return client.updateItem(
+          b ->
+              b.tableName(table)
+                  .key(key)
+                  .updateExpression(set.toString())
+                  .conditionExpression("attribute_not_exists(#p)")
+                  .expressionAttributeNames(names)
+                  .expressionAttributeValues(values)
+                  .returnValues(ReturnValue.ALL_NEW));
+    }
+
+    Object updateWithAttributeUpdates(int p, long sk) {
+      Map<String, AttributeValue> m = item("rawattr", p, sk);
+      Map<String, AttributeValue> key = takeKey(m);
+      Map<String, AttributeValueUpdate> updates = new HashMap<>();
+      m.forEach(
+          (name, value) ->
+              updates.put(
+                  name,
+                  AttributeValueUpdate.builder().action(AttributeAction.PUT).value(value).build()));
+      return client.updateItem(
+          b ->
+              b.tableName(table)
+                  .key(key)
+                  .attributeUpdates(updates)
+                  .expected(
+                      Map.of(
+                          POINTER,
+                          ExpectedAttributeValue.builder()
+                              .comparisonOperator(ComparisonOperator.NULL)
+                              .build()))
+                  .returnValues(ReturnValue.NONE));
+    }
   }
 }
