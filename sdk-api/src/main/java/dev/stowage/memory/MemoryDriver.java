@@ -313,6 +313,16 @@ public final class MemoryDriver implements StorageDriver {
     return MemorySegments.scan(table(table), table, scan);
   }
 
+  /** {@inheritDoc} Counts the keys left after the checkpoint and cuts at the fraction of them. */
+  @Override
+  public java.util.Optional<dev.stowage.spi.SegmentSplit> splitSegment(
+      TableLayout table, ScanSegment segment, String checkpoint, double fraction) {
+    if (!capabilities.contains(Capability.SEGMENTED_SCANS)) {
+      return StorageDriver.super.splitSegment(table, segment, checkpoint, fraction);
+    }
+    return MemorySegments.split(table(table), table, segment, checkpoint, fraction);
+  }
+
   @Override
   public void transactWrite(List<TableLayout> layouts, List<TxOp> ops) {
     if (!capabilities.contains(Capability.TRANSACTIONS)) {

@@ -8,10 +8,13 @@ import dev.stowage.spi.IndexLayout;
 import dev.stowage.spi.ScanSegment;
 import dev.stowage.spi.SegmentPage;
 import dev.stowage.spi.SegmentScan;
+import dev.stowage.spi.SegmentSplit;
+import dev.stowage.spi.StorageDriver;
 import dev.stowage.spi.TableLayout;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Segmented scans of the memory driver: key ranges of the table. A plan's boundaries are keys at
@@ -22,7 +25,9 @@ import java.util.List;
  *
  * <p>Bounds are {@code <lower>~<upper>} (or {@code empty} for the segments beyond the first of a
  * plan of an empty table), each the URL-safe base64 of the key's canonical encoding (empty when
- * unbounded); a checkpoint is the last key returned, encoded the same way.
+ * unbounded); a checkpoint is the last key returned, encoded the same way. A split ({@link #split})
+ * counts the keys left after the checkpoint and cuts the range at the one {@code fraction} of the
+ * way through them.
  */
 final class MemorySegments {
   /** The bounds of a segment that holds nothing. */
@@ -83,6 +88,40 @@ final class MemorySegments {
       return SegmentPage.last(r.items());
     }
     return new SegmentPage(r.items(), encode(r.last()), false);
+  }
+
+  static Optional<SegmentSplit> split(
+      MemoryTable t, TableLayout layout, ScanSegment s, String checkpoint, double fraction) {
+    StorageDriver.requireSplitFraction(fraction);
+    IndexLayout il = s.index() == null ? null : requireIndex(layout, s.index());
+    if (s.bounds().equals(EMPTY)) {
+      return Optional.empty();
+    }
+    String[] parts = s.bounds().split("~", -1);
+    if (parts.length != 2) {
+      throw new IllegalArgumentException(s + " was not planned by the memory driver");
+    }
+    Key lower = decode(parts[0], s);
+    Key upper = decode(parts[1], s);
+    Key after = checkpoint == null ? null : decode(checkpoint, s);
+    List<Key> left = new ArrayList<>();
+    for (Key k : t.keysInOrder(il)) {
+      boolean fromOk =
+          after != null ? k.compareTo(after) > 0 : lower == null || k.compareTo(lower) >= 0;
+      if (fromOk && (upper == null || k.compareTo(upper) < 0)) {
+        left.add(k);
+      }
+    }
+    if (left.size() < 2) {
+      return Optional.empty();
+    }
+    // The primary keeps at least one key after the checkpoint, the residual at least one.
+    int at = (int) Math.max(1, Math.min(left.size() - 1, Math.round(fraction * left.size())));
+    String cut = encode(left.get(at));
+    return Optional.of(
+        new SegmentSplit(
+            new ScanSegment(s.index(), s.number(), s.total(), parts[0] + "~" + cut),
+            new ScanSegment(s.index(), s.number(), s.total(), cut + "~" + parts[1])));
   }
 
   private static IndexLayout requireIndex(TableLayout layout, String index) {

@@ -118,6 +118,12 @@ public abstract class ForwardingDriver implements StorageDriver {
   }
 
   @Override
+  public java.util.Optional<SegmentSplit> splitSegment(
+      TableLayout table, ScanSegment segment, String checkpoint, double fraction) {
+    return delegate.splitSegment(table, segment, checkpoint, fraction);
+  }
+
+  @Override
   public void transactWrite(List<TableLayout> layouts, List<TxOp> ops) {
     delegate.transactWrite(layouts, ops);
   }

@@ -183,6 +183,51 @@ public interface StorageDriver extends AutoCloseable {
   }
 
   /**
+   * Splits the unread part of a segment in two at about {@code fraction} of its items, so a segment
+   * that turned out large can be shared out while it is being read (a Beam runner's dynamic work
+   * rebalancing). The unread part is what a read of {@code segment} resumed from {@code checkpoint}
+   * (null: from its start) would return; the split point lies strictly after the checkpoint, so the
+   * {@linkplain SegmentSplit#primary() primary}, read on from the same checkpoint, keeps at least
+   * the first key after it and the {@linkplain SegmentSplit#residual() residual} the keys from the
+   * split point on (Azure Tables cuts only between partitions). Every item the unsplit segment
+   * would return after the checkpoint is returned by exactly one of the two (writes made meanwhile
+   * as in {@link #segments}).
+   *
+   * <p>Only segments that are key ranges can be split (memory, local, Datastore, Azure Tables): the
+   * driver finds a key about {@code fraction} of the way through the keys after the checkpoint
+   * (counted, or from a sample where counting would read the whole range). DynamoDB's parallel-scan
+   * segments are parts of its own hash space with no key to split at; there, as on any driver
+   * without key-range segments, the answer is empty and a finer division comes from planning more
+   * segments. Planning the split reads keys but never writes.
+   *
+   * @param segment a segment this driver planned for the table, or a part of one it split
+   * @param checkpoint the checkpoint of the last page read of {@code segment}, or null if none was
+   * @param fraction the share of the unread items the primary keeps, strictly between 0 and 1
+   * @return the two parts, or empty when this segment cannot be split (a backend without key-range
+   *     segments) or when fewer than two keys (Azure Tables: partitions) are left after the
+   *     checkpoint
+   * @throws IllegalArgumentException if {@code fraction} is not strictly between 0 and 1, or the
+   *     segment or checkpoint was not made by this driver for this table
+   */
+  default java.util.Optional<SegmentSplit> splitSegment(
+      TableLayout table, ScanSegment segment, String checkpoint, double fraction) {
+    requireSplitFraction(fraction);
+    return java.util.Optional.empty();
+  }
+
+  /**
+   * Checks a {@link #splitSegment} fraction: strictly between 0 and 1.
+   *
+   * @throws IllegalArgumentException if it is not
+   */
+  static void requireSplitFraction(double fraction) {
+    if (!(fraction > 0 && fraction < 1)) {
+      throw new IllegalArgumentException(
+          "a split keeps a fraction strictly between 0 and 1 of the segment, not " + fraction);
+    }
+  }
+
+  /**
    * Applies the operations atomically: all or none, every expectation checked. Requires {@link
    * Capability#TRANSACTIONS} (and {@link Capability#CROSS_PARTITION_TRANSACTIONS} for operations
    * spanning partitions or tables).

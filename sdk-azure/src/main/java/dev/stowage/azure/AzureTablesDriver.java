@@ -344,6 +344,19 @@ public final class AzureTablesDriver implements StorageDriver {
   }
 
   /**
+   * {@inheritDoc} Cuts at the start of a partition after the checkpoint's (a partition is never
+   * divided), placed by the rows left (up to 10,000 read) or, beyond that, by probing
+   * PartitionKeys.
+   */
+  @Override
+  public java.util.Optional<dev.stowage.spi.SegmentSplit> splitSegment(
+      TableLayout table, ScanSegment segment, String checkpoint, double fraction) {
+    StorageDriver.requireSplitFraction(fraction);
+    return AzureErrors.guard(
+        "segment split", () -> segments.split(table, segment, checkpoint, fraction));
+  }
+
+  /**
    * Applies the operations in one Azure entity-group transaction. All operations must address one
    * partition of one table, else {@link dev.stowage.UnsupportedCapabilityException} (the real
    * service rejects other transactions, although Azurite accepts them). At most {@code

@@ -298,6 +298,18 @@ public final class DatastoreDriver implements StorageDriver {
     return segments.scan(table, scan);
   }
 
+  /**
+   * {@inheritDoc} Reads the keys after the checkpoint (a keys-only query, up to 100,000) and cuts
+   * at the fraction of them; a longer remainder is cut by the scatter sample.
+   */
+  @Override
+  public java.util.Optional<dev.stowage.spi.SegmentSplit> splitSegment(
+      TableLayout table, ScanSegment segment, String checkpoint, double fraction) {
+    StorageDriver.requireSplitFraction(fraction);
+    catalog.require(table);
+    return segments.split(table, segment, checkpoint, fraction);
+  }
+
   @Override
   public void transactWrite(List<TableLayout> layouts, List<TxOp> ops) {
     layouts.forEach(catalog::require);

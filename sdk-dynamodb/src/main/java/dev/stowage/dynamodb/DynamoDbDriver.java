@@ -305,6 +305,18 @@ public final class DynamoDbDriver implements StorageDriver {
     return segments.scan(table, names.physical(table), scan);
   }
 
+  /**
+   * {@inheritDoc} Always empty: a parallel-scan segment is a part of DynamoDB's own hash space,
+   * read through opaque {@code LastEvaluatedKey}s, with no key to cut it at. Plan more segments for
+   * a finer division.
+   */
+  @Override
+  public java.util.Optional<dev.stowage.spi.SegmentSplit> splitSegment(
+      TableLayout table, ScanSegment segment, String checkpoint, double fraction) {
+    StorageDriver.requireSplitFraction(fraction);
+    return java.util.Optional.empty();
+  }
+
   @Override
   public void transactWrite(List<TableLayout> layouts, List<TxOp> ops) {
     transactions.write(layouts, ops);

@@ -250,6 +250,16 @@ public final class LocalDriver implements StorageDriver {
     return ops.scanSegment(table, scan);
   }
 
+  /** {@inheritDoc} Counts the keys left after the checkpoint and cuts at the fraction of them. */
+  @Override
+  public java.util.Optional<dev.stowage.spi.SegmentSplit> splitSegment(
+      TableLayout table, ScanSegment segment, String checkpoint, double fraction) {
+    if (!capabilities.contains(Capability.SEGMENTED_SCANS)) {
+      return StorageDriver.super.splitSegment(table, segment, checkpoint, fraction);
+    }
+    return ops.splitSegment(table, segment, checkpoint, fraction);
+  }
+
   /** {@inheritDoc} All in one SQLite transaction: every expectation checked, then every write. */
   @Override
   public void transactWrite(List<TableLayout> layouts, List<TxOp> txOps) {

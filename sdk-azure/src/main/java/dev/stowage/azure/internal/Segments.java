@@ -6,6 +6,8 @@ import dev.stowage.spi.IndexLayout;
 import dev.stowage.spi.ScanSegment;
 import dev.stowage.spi.SegmentPage;
 import dev.stowage.spi.SegmentScan;
+import dev.stowage.spi.SegmentSplit;
+import dev.stowage.spi.StorageDriver;
 import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.TableLayout;
 import java.nio.charset.StandardCharsets;
@@ -13,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 import java.util.TreeSet;
 
 /**
@@ -33,8 +36,19 @@ import java.util.TreeSet;
  * with each bound {@code =} and the PartitionKey as URL-safe base64 of its UTF-8 (empty when
  * unbounded); a checkpoint is the last entity read, {@code base64(PartitionKey).base64(RowKey)}; a
  * plan of an empty table gives the first segment the whole key space and the others {@code empty}.
+ *
+ * <p>A split of a segment's unread part cuts at the start of a partition after the checkpoint's (a
+ * partition stays whole): it reads the PartitionKeys of the rows left (up to {@value #SPLIT_ROWS}
+ * rows) and cuts at the partition that starts nearest {@code fraction} of them; a longer remainder
+ * is cut at the fraction of the PartitionKeys the planning probe finds in it.
  */
 public final class Segments {
+  /** Most rows a split reads to place its cut by count. */
+  static final int SPLIT_ROWS = 10_000;
+
+  /** PartitionKeys a split of a long remainder probes for. */
+  private static final int SPLIT_SAMPLE = 64;
+
   private static final String EMPTY = "empty";
   private static final int MAX_TOP = 1000;
   private static final char FIRST = 0x20;
@@ -85,16 +99,24 @@ public final class Segments {
   private record Gap(String lo, String hi) {}
 
   private TreeSet<String> sample(TableLayout layout, int total) {
-    TreeSet<String> found = new TreeSet<>();
     String first = firstAtOrAfter(layout, null, false);
     if (first == null) {
-      return found;
+      return new TreeSet<>();
     }
+    return sample(layout, first, layout.adopted() ? null : "l", 4 * total);
+  }
+
+  /**
+   * About {@code wanted} PartitionKeys from {@code first} (a PartitionKey found, included) to
+   * {@code hi} (exclusive; null: beyond every key), in at most {@code 2 × wanted + 40} probes.
+   */
+  private TreeSet<String> sample(TableLayout layout, String first, String hi, int wanted) {
+    TreeSet<String> found = new TreeSet<>();
     found.add(first);
-    int budget = 8 * total + 40;
+    int budget = 2 * wanted + 40;
     int probes = 1;
-    List<Gap> gaps = List.of(new Gap(first, layout.adopted() ? null : "l"));
-    while (found.size() < 4 * total && !gaps.isEmpty() && probes < budget) {
+    List<Gap> gaps = List.of(new Gap(first, hi));
+    while (found.size() < wanted && !gaps.isEmpty() && probes < budget) {
       List<Gap> next = new ArrayList<>();
       for (Gap g : gaps) {
         if (probes >= budget) {
@@ -208,31 +230,7 @@ public final class Segments {
     if (bounds.length != 2) {
       throw new IllegalArgumentException(seg + " was not planned by the Azure Tables driver");
     }
-    String lower = bound(bounds[0], seg);
-    String upper = bound(bounds[1], seg);
-    StringBuilder f = new StringBuilder(base(layout));
-    if (lower != null) {
-      and(f).append("PartitionKey ge ").append(Filters.literal(lower));
-    }
-    if (upper != null) {
-      and(f).append("PartitionKey lt ").append(Filters.literal(upper));
-    }
-    if (s.checkpoint() != null) {
-      String[] at = s.checkpoint().split("\\.", -1);
-      if (at.length != 2) {
-        throw new IllegalArgumentException(seg + ": not a checkpoint of the Azure Tables driver");
-      }
-      String pk = Filters.literal(unb64(at[0], seg));
-      String rk = Filters.literal(unb64(at[1], seg));
-      and(f)
-          .append("(PartitionKey gt ")
-          .append(pk)
-          .append(" or (PartitionKey eq ")
-          .append(pk)
-          .append(" and RowKey gt ")
-          .append(rk)
-          .append("))");
-    }
+    StringBuilder f = filter(layout, seg, bounds, s.checkpoint());
     try {
       Iterator<TableEntity> rows =
           Queries.list(
@@ -260,6 +258,111 @@ public final class Segments {
     } catch (RuntimeException e) {
       throw AzureErrors.translate(e, "scanning " + seg + " of " + layout.ref());
     }
+  }
+
+  /** The rows of a segment after a checkpoint (null: all of them). */
+  private static StringBuilder filter(
+      TableLayout layout, ScanSegment seg, String[] bounds, String checkpoint) {
+    String lower = bound(bounds[0], seg);
+    String upper = bound(bounds[1], seg);
+    StringBuilder f = new StringBuilder(base(layout));
+    if (lower != null) {
+      and(f).append("PartitionKey ge ").append(Filters.literal(lower));
+    }
+    if (upper != null) {
+      and(f).append("PartitionKey lt ").append(Filters.literal(upper));
+    }
+    if (checkpoint != null) {
+      String[] at = checkpoint.split("\\.", -1);
+      if (at.length != 2) {
+        throw new IllegalArgumentException(seg + ": not a checkpoint of the Azure Tables driver");
+      }
+      String pk = Filters.literal(unb64(at[0], seg));
+      String rk = Filters.literal(unb64(at[1], seg));
+      and(f)
+          .append("(PartitionKey gt ")
+          .append(pk)
+          .append(" or (PartitionKey eq ")
+          .append(pk)
+          .append(" and RowKey gt ")
+          .append(rk)
+          .append("))");
+    }
+    return f;
+  }
+
+  /** Splits the unread part of a segment at the start of a partition. */
+  public Optional<SegmentSplit> split(
+      TableLayout layout, ScanSegment seg, String checkpoint, double fraction) {
+    StorageDriver.requireSplitFraction(fraction);
+    if (seg.index() != null) {
+      index(layout, seg.index());
+    }
+    if (seg.bounds().equals(EMPTY)) {
+      return Optional.empty();
+    }
+    String[] bounds = seg.bounds().split("~", -1);
+    if (bounds.length != 2) {
+      throw new IllegalArgumentException(seg + " was not planned by the Azure Tables driver");
+    }
+    StringBuilder f = filter(layout, seg, bounds, checkpoint);
+    // The PartitionKey of each row left, in order, and where each partition after the first starts.
+    List<String> starts = new ArrayList<>();
+    List<Integer> startRows = new ArrayList<>();
+    String first = null;
+    String previous = null;
+    int rows = 0;
+    try {
+      Iterator<TableEntity> it =
+          Queries.list(
+              tables.data(layout), f.isEmpty() ? null : f.toString(), MAX_TOP, "PartitionKey");
+      while (rows < SPLIT_ROWS && it.hasNext()) {
+        String pk = it.next().getPartitionKey();
+        if (first == null) {
+          first = pk;
+        } else if (!pk.equals(previous)) {
+          starts.add(pk);
+          startRows.add(rows);
+        }
+        previous = pk;
+        rows++;
+      }
+      if (first != null && rows == SPLIT_ROWS && it.hasNext()) {
+        // A long remainder: cut among the PartitionKeys a probe finds in it instead.
+        String upper = bound(bounds[1], seg);
+        String hi = upper != null ? upper : layout.adopted() ? null : "l";
+        List<String> sampled = new ArrayList<>(sample(layout, first, hi, SPLIT_SAMPLE));
+        if (sampled.size() >= 2) {
+          int at =
+              (int)
+                  Math.max(1, Math.min(sampled.size() - 1, Math.round(fraction * sampled.size())));
+          return Optional.of(cut(seg, bounds, sampled.get(at)));
+        }
+      }
+    } catch (StowageException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw AzureErrors.translate(e, "splitting " + seg + " of " + layout.ref());
+    }
+    if (starts.isEmpty()) {
+      return Optional.empty(); // one partition left: partitions are never divided
+    }
+    // The partition starting nearest the fraction of the rows left.
+    double target = fraction * rows;
+    int best = 0;
+    for (int i = 1; i < starts.size(); i++) {
+      if (Math.abs(startRows.get(i) - target) < Math.abs(startRows.get(best) - target)) {
+        best = i;
+      }
+    }
+    return Optional.of(cut(seg, bounds, starts.get(best)));
+  }
+
+  private static SegmentSplit cut(ScanSegment seg, String[] bounds, String partitionKey) {
+    String at = "=" + b64(partitionKey);
+    return new SegmentSplit(
+        new ScanSegment(seg.index(), seg.number(), seg.total(), bounds[0] + "~" + at),
+        new ScanSegment(seg.index(), seg.number(), seg.total(), at + "~" + bounds[1]));
   }
 
   /** Stowage's layout: item rows only (not mirror rows); an adopted table: every entity. */

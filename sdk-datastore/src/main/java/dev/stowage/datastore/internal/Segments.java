@@ -16,10 +16,13 @@ import dev.stowage.spi.IndexLayout;
 import dev.stowage.spi.ScanSegment;
 import dev.stowage.spi.SegmentPage;
 import dev.stowage.spi.SegmentScan;
+import dev.stowage.spi.SegmentSplit;
+import dev.stowage.spi.StorageDriver;
 import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.TableLayout;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Segmented scans of a kind by {@code __key__} ranges. The Datastore client has no query splitter
@@ -37,8 +40,17 @@ import java.util.List;
  * segments. Bounds are {@code <lower>~<upper>} and a checkpoint the last key read, each as the
  * key's URL-safe form (empty when unbounded); a plan of an empty kind gives the first segment the
  * whole key space and the others {@code empty}.
+ *
+ * <p>A split of a segment's unread part reads the keys after the checkpoint (a keys-only range
+ * query, up to {@value #SPLIT_KEYS} of them) and cuts at the one {@code fraction} of the way
+ * through them. A longer remainder is cut at the fraction of the scatter sample's keys that fall
+ * inside it, or, where the sample has fewer than two there (the emulator sets none), at the
+ * fraction of the keys read.
  */
 public final class Segments {
+  /** Most keys a split reads to place its cut exactly. */
+  static final int SPLIT_KEYS = 100_000;
+
   /** Sampled keys per segment, as Datastore's own query splitter takes. */
   private static final int KEYS_PER_SPLIT = 32;
 
@@ -184,6 +196,96 @@ public final class Segments {
         return new SegmentPage(out, after.toUrlSafe(), false);
       }
     }
+  }
+
+  /** Splits the unread part of a segment at about {@code fraction} of its keys. */
+  public Optional<SegmentSplit> split(
+      TableLayout table, ScanSegment seg, String checkpoint, double fraction) {
+    StorageDriver.requireSplitFraction(fraction);
+    if (seg.index() != null) {
+      index(table, seg.index());
+    }
+    if (seg.bounds().equals(EMPTY)) {
+      return Optional.empty();
+    }
+    String[] parts = seg.bounds().split("~", -1);
+    if (parts.length != 2) {
+      throw new IllegalArgumentException(seg + " was not planned by the Datastore driver");
+    }
+    Key lower = key(table, parts[0], seg);
+    Key upper = key(table, parts[1], seg);
+    Key after = checkpoint == null ? null : key(table, checkpoint, seg);
+    List<Filter> filters = new ArrayList<>();
+    if (after != null) {
+      filters.add(PropertyFilter.gt(Queries.KEY, after));
+    } else if (lower != null) {
+      filters.add(PropertyFilter.ge(Queries.KEY, lower));
+    }
+    if (upper != null) {
+      filters.add(PropertyFilter.lt(Queries.KEY, upper));
+    }
+    KeyQuery.Builder q =
+        Query.newKeyQueryBuilder()
+            .setNamespace(table.ref().namespace())
+            .setKind(Entities.kind(table))
+            .setOrderBy(OrderBy.asc(Queries.KEY))
+            .setLimit(SPLIT_KEYS + 1);
+    if (filters.size() == 1) {
+      q.setFilter(filters.get(0));
+    } else if (filters.size() == 2) {
+      q.setFilter(CompositeFilter.and(filters.get(0), filters.get(1)));
+    }
+    List<Key> keys = new ArrayList<>();
+    try {
+      datastore.run(q.build()).forEachRemaining(keys::add);
+    } catch (DatastoreException e) {
+      throw Errors.translate("splitting " + seg + " of " + Entities.describe(table), e);
+    }
+    if (keys.size() > SPLIT_KEYS) {
+      List<Key> sampled = sampledBetween(table, keys.get(0), upper);
+      if (sampled.size() >= 2) {
+        keys = sampled;
+      }
+    }
+    if (keys.size() < 2) {
+      return Optional.empty();
+    }
+    // The primary keeps at least the first key after the checkpoint, the residual at least one.
+    int at = (int) Math.max(1, Math.min(keys.size() - 1, Math.round(fraction * keys.size())));
+    String cut = keys.get(at).toUrlSafe();
+    return Optional.of(
+        new SegmentSplit(
+            new ScanSegment(seg.index(), seg.number(), seg.total(), parts[0] + "~" + cut),
+            new ScanSegment(seg.index(), seg.number(), seg.total(), cut + "~" + parts[1])));
+  }
+
+  /** The scatter sample's keys from {@code first} (inclusive) to {@code upper}, in key order. */
+  private List<Key> sampledBetween(TableLayout table, Key first, Key upper) {
+    List<Key> out = new ArrayList<>();
+    try {
+      KeyQuery scatter =
+          Query.newKeyQueryBuilder()
+              .setNamespace(table.ref().namespace())
+              .setKind(Entities.kind(table))
+              .setOrderBy(OrderBy.asc(SCATTER))
+              .setLimit(SPLIT_KEYS)
+              .build();
+      datastore
+          .run(scatter)
+          .forEachRemaining(
+              k -> {
+                if (compare(k, first) >= 0 && (upper == null || compare(k, upper) < 0)) {
+                  out.add(k);
+                }
+              });
+    } catch (DatastoreException e) {
+      return List.of(); // no scatter sample: cut among the keys read instead
+    }
+    out.sort(Segments::compare);
+    if (!out.isEmpty() && !out.get(0).equals(first)) {
+      out.add(0, first);
+    }
+    return out;
   }
 
   private Key key(TableLayout table, String urlSafe, ScanSegment seg) {

@@ -167,6 +167,22 @@ public final class LocalOps {
         });
   }
 
+  /** Splits the unread part of a segment (one consistent snapshot). */
+  public java.util.Optional<dev.stowage.spi.SegmentSplit> splitSegment(
+      TableLayout table, dev.stowage.spi.ScanSegment segment, String checkpoint, double fraction) {
+    return db.read(
+        c -> {
+          Tables.Stored t = tables.require(c, table.ref());
+          return Segments.split(
+              c,
+              t.id(),
+              segment.index() == null ? table : t.layout(),
+              segment,
+              checkpoint,
+              fraction);
+        });
+  }
+
   /** Checks every expectation, then applies every write, in one transaction. */
   public void transactWrite(List<TableLayout> layouts, List<TxOp> ops) {
     db.write(

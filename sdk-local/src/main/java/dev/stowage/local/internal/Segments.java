@@ -4,6 +4,8 @@ import dev.stowage.spi.IndexLayout;
 import dev.stowage.spi.ScanSegment;
 import dev.stowage.spi.SegmentPage;
 import dev.stowage.spi.SegmentScan;
+import dev.stowage.spi.SegmentSplit;
+import dev.stowage.spi.StorageDriver;
 import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.TableLayout;
 import java.sql.Connection;
@@ -14,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Segmented scans as key ranges of the table, as the memory driver makes them: a plan's boundaries
@@ -25,7 +28,9 @@ import java.util.List;
  * <p>Bounds are {@code <lower>~<upper>} ({@code empty} for the segments beyond the first of a plan
  * of an empty table); a key is the URL-safe base64 of its partition bytes and of its sort bytes
  * ({@link KeyBytes}) joined by {@code .}, empty when unbounded. A checkpoint is the last key
- * returned, written the same way. Stateless.
+ * returned, written the same way. A split counts the keys left after the checkpoint (in SQL, or row
+ * by row for an index segment) and cuts the range at the one {@code fraction} of the way through
+ * them. Stateless.
  */
 final class Segments {
   private static final String EMPTY = "empty";
@@ -140,6 +145,103 @@ final class Segments {
       }
     }
     return SegmentPage.last(out);
+  }
+
+  static Optional<SegmentSplit> split(
+      Connection c,
+      long table,
+      TableLayout layout,
+      ScanSegment seg,
+      String checkpoint,
+      double fraction)
+      throws SQLException {
+    StorageDriver.requireSplitFraction(fraction);
+    IndexLayout il = seg.index() == null ? null : requireIndex(layout, seg.index());
+    if (seg.bounds().equals(EMPTY)) {
+      return Optional.empty();
+    }
+    String[] parts = seg.bounds().split("~", -1);
+    if (parts.length != 2) {
+      throw new IllegalArgumentException(seg + " was not planned by the local store");
+    }
+    KeyPos lower = decode(parts[0], seg);
+    KeyPos upper = decode(parts[1], seg);
+    KeyPos after = checkpoint == null ? null : decode(checkpoint, seg);
+    StringBuilder where = new StringBuilder(" FROM stowage_items WHERE tbl = ?");
+    List<byte[]> args = new ArrayList<>();
+    if (after != null) {
+      where.append(" AND (pk, sk) > (?, ?)");
+      args.add(after.pk());
+      args.add(after.sk());
+    } else if (lower != null) {
+      where.append(" AND (pk, sk) >= (?, ?)");
+      args.add(lower.pk());
+      args.add(lower.sk());
+    }
+    if (upper != null) {
+      where.append(" AND (pk, sk) < (?, ?)");
+      args.add(upper.pk());
+      args.add(upper.sk());
+    }
+    KeyPos cut;
+    if (il == null) {
+      long n;
+      try (PreparedStatement s = bind(c, "SELECT COUNT(*)" + where, table, args);
+          ResultSet r = s.executeQuery()) {
+        r.next();
+        n = r.getLong(1);
+      }
+      if (n < 2) {
+        return Optional.empty();
+      }
+      try (PreparedStatement s =
+              bind(
+                  c,
+                  "SELECT pk, sk" + where + " ORDER BY pk, sk LIMIT 1 OFFSET " + cutAt(n, fraction),
+                  table,
+                  args);
+          ResultSet r = s.executeQuery()) {
+        if (!r.next()) {
+          return Optional.empty();
+        }
+        cut = new KeyPos(r.getBytes(1), r.getBytes(2));
+      }
+    } else {
+      List<KeyPos> keys = new ArrayList<>();
+      try (PreparedStatement s =
+              bind(c, "SELECT pk, sk, token, item" + where + " ORDER BY pk, sk", table, args);
+          ResultSet r = s.executeQuery()) {
+        while (r.next()) {
+          if (inIndex(il, r.getLong(3), r.getBytes(4))) {
+            keys.add(new KeyPos(r.getBytes(1), r.getBytes(2)));
+          }
+        }
+      }
+      if (keys.size() < 2) {
+        return Optional.empty();
+      }
+      cut = keys.get((int) cutAt(keys.size(), fraction));
+    }
+    String at = encode(cut);
+    return Optional.of(
+        new SegmentSplit(
+            new ScanSegment(seg.index(), seg.number(), seg.total(), parts[0] + "~" + at),
+            new ScanSegment(seg.index(), seg.number(), seg.total(), at + "~" + parts[1])));
+  }
+
+  /** Where to cut {@code n >= 2} keys: each side keeps at least one. */
+  private static long cutAt(long n, double fraction) {
+    return Math.max(1, Math.min(n - 1, Math.round(fraction * n)));
+  }
+
+  private static PreparedStatement bind(Connection c, String sql, long table, List<byte[]> args)
+      throws SQLException {
+    PreparedStatement s = c.prepareStatement(sql);
+    s.setLong(1, table);
+    for (int k = 0; k < args.size(); k++) {
+      s.setBytes(2 + k, args.get(k));
+    }
+    return s;
   }
 
   private static boolean inIndex(IndexLayout il, long token, byte[] item) {
