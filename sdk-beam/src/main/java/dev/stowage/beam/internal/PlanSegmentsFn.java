@@ -10,7 +10,8 @@ import org.apache.beam.sdk.transforms.DoFn;
  * when the pipeline runs, so building a pipeline needs no access to the store. The driver plans
  * {@code elements × perElement} segments; each output element is a group of {@code perElement}
  * consecutive ones: the unit a runner distributes, which a splittable read ({@link ReadSegmentFn})
- * can divide again at its segments' boundaries and at page checkpoints while reading it.
+ * can divide again at its segments' boundaries, at page checkpoints and, where the driver's
+ * segments are key ranges, at a key inside a segment while reading it.
  */
 public final class PlanSegmentsFn extends DoFn<String, List<ScanSegment>> {
   private static final long serialVersionUID = 1L;

@@ -62,8 +62,15 @@ public final class ReadItemsFn extends DoFn<List<ScanSegment>, Item> {
   }
 
   @NewTracker
-  public SegmentRangeTracker newTracker(@Restriction SegmentRange range) {
-    return new SegmentRangeTracker(range);
+  public SegmentRangeTracker newTracker(
+      @Element List<ScanSegment> group, @Restriction SegmentRange range) {
+    // A runner's dynamic split of the last segment asks the driver where to cut it.
+    return new SegmentRangeTracker(
+        range,
+        group,
+        (segment, checkpoint, fraction) ->
+            RetryPolicy.DEFAULT.call(
+                () -> stowage.driver().splitSegment(layout, segment, checkpoint, fraction)));
   }
 
   @GetRestrictionCoder

@@ -15,9 +15,9 @@ import org.apache.beam.sdk.transforms.splittabledofn.RestrictionTracker;
 /**
  * Reads a group of segments page by page, emitting every stored item: a splittable DoFn whose
  * restriction is the unread part of the group ({@link SegmentRange}), so a runner can split a
- * running read at a page checkpoint or at a later segment's start ({@link SegmentRangeTracker}). A
- * failed bundle is read again by the runner from its restriction's start; the failed attempt's
- * output is discarded, so no item is emitted twice.
+ * running read at a page checkpoint, at a later segment's start or at a key the driver picks inside
+ * the last segment ({@link SegmentRangeTracker}). A failed bundle is read again by the runner from
+ * its restriction's start; the failed attempt's output is discarded, so no item is emitted twice.
  */
 @DoFn.BoundedPerElement
 public final class ReadSegmentFn extends DoFn<List<ScanSegment>, Item> {
@@ -49,8 +49,16 @@ public final class ReadSegmentFn extends DoFn<List<ScanSegment>, Item> {
   }
 
   @NewTracker
-  public SegmentRangeTracker newTracker(@Restriction SegmentRange range) {
-    return new SegmentRangeTracker(range);
+  public SegmentRangeTracker newTracker(
+      @Element List<ScanSegment> group, @Restriction SegmentRange range) {
+    // A runner's dynamic split of the last segment asks the driver where to cut it.
+    return new SegmentRangeTracker(
+        range,
+        group,
+        (segment, checkpoint, fraction) ->
+            RetryPolicy.DEFAULT.call(
+                () ->
+                    reader.driver().splitSegment(reader.layout(), segment, checkpoint, fraction)));
   }
 
   @GetRestrictionCoder

@@ -22,7 +22,9 @@ final class SegmentPages {
 
   /**
    * Reads the tracker's range of {@code group} page by page, claiming each page before handing it
-   * to {@code sink}; stops at the range's end (which a split may move) or at a refused claim.
+   * to {@code sink}; stops at the range's end (which a split may move) or at a refused claim. Each
+   * page is read with the segment the range holds at that place (a split may narrow it; a page read
+   * just before is read again, see {@link PageClaim}).
    *
    * @return whether the range ended before the group's end: a part was split off it
    */
@@ -33,17 +35,23 @@ final class SegmentPages {
       Sink sink) {
     Position at = tracker.currentRestriction().start();
     while (!tracker.currentRestriction().exhaustedAt(at) && at.segment() < group.size()) {
-      SegmentPage page = reader.read(group.get(at.segment()), at.checkpoint());
+      ScanSegment segment = tracker.currentRestriction().segment(at.segment(), group);
+      SegmentPage page = reader.read(segment, at.checkpoint());
       Position to =
           page.done()
               ? Position.startOf(at.segment() + 1)
               : new Position(at.segment(), page.checkpoint());
-      if (!tracker.tryClaim(new PageClaim(at, to))) {
+      PageClaim claim = new PageClaim(at, to, segment);
+      if (!tracker.tryClaim(claim)) {
         break;
+      }
+      if (claim.reread()) {
+        continue; // a split narrowed the segment while the page was read: read it again
       }
       sink.accept(page);
       at = to;
     }
-    return !tracker.currentRestriction().end().equals(Position.startOf(group.size()));
+    SegmentRange r = tracker.currentRestriction();
+    return !r.end().equals(Position.startOf(group.size())) || !r.narrowed().isEmpty();
   }
 }

@@ -1,12 +1,18 @@
 package dev.stowage.beam.internal;
 
+import dev.stowage.spi.ScanSegment;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import org.apache.beam.sdk.coders.CustomCoder;
 
 /**
@@ -20,21 +26,38 @@ import org.apache.beam.sdk.coders.CustomCoder;
  * where a page read from the range's start reaches that checkpoint. A range ending at {@code (n,
  * null)} holds whole segments only.
  *
+ * <p>{@code narrowed} replaces segments of the group by parts of them that a driver split off
+ * ({@link dev.stowage.spi.StorageDriver#splitSegment}): the range reads segment {@code i} of the
+ * group as {@code narrowed.get(i)} when there is one.
+ *
  * @param start the first position read
  * @param end the position the read stops at
+ * @param narrowed the group's segments this range reads only part of, by their place in the group
  */
-public record SegmentRange(Position start, Position end) {
+public record SegmentRange(Position start, Position end, SortedMap<Integer, ScanSegment> narrowed) {
   public SegmentRange {
     Objects.requireNonNull(start, "start");
     Objects.requireNonNull(end, "end");
     if (start.segment() > end.segment()) {
       throw new IllegalArgumentException("range " + start + " to " + end + " runs backwards");
     }
+    narrowed = Collections.unmodifiableSortedMap(new TreeMap<>(narrowed));
+  }
+
+  /** A range of the group's segments as planned. */
+  public SegmentRange(Position start, Position end) {
+    this(start, end, new TreeMap<>());
   }
 
   /** Segments {@code 0} to {@code count - 1} of a group, whole. */
   public static SegmentRange whole(int count) {
     return new SegmentRange(Position.startOf(0), Position.startOf(count));
+  }
+
+  /** The segment this range reads at place {@code i} of {@code group}. */
+  public ScanSegment segment(int i, List<ScanSegment> group) {
+    ScanSegment s = narrowed.get(i);
+    return s != null ? s : group.get(i);
   }
 
   /** Nothing is left between {@code from} and this range's end. */
@@ -83,35 +106,64 @@ public record SegmentRange(Position start, Position end) {
       DataOutputStream d = new DataOutputStream(out);
       write(d, r.start());
       write(d, r.end());
+      d.writeInt(r.narrowed().size());
+      for (Map.Entry<Integer, ScanSegment> e : r.narrowed().entrySet()) {
+        ScanSegment s = e.getValue();
+        d.writeInt(e.getKey());
+        writeText(d, s.index());
+        d.writeInt(s.number());
+        d.writeInt(s.total());
+        writeText(d, s.bounds());
+      }
       d.flush();
     }
 
     @Override
     public SegmentRange decode(InputStream in) throws IOException {
       DataInputStream d = new DataInputStream(in);
-      return new SegmentRange(read(d), read(d));
+      Position start = read(d);
+      Position end = read(d);
+      int n = d.readInt();
+      SortedMap<Integer, ScanSegment> narrowed = new TreeMap<>();
+      for (int i = 0; i < n; i++) {
+        int at = d.readInt();
+        String index = readText(d);
+        int number = d.readInt();
+        int total = d.readInt();
+        narrowed.put(at, new ScanSegment(index, number, total, readText(d)));
+      }
+      return new SegmentRange(start, end, narrowed);
     }
 
     private static void write(DataOutputStream d, Position p) throws IOException {
       d.writeInt(p.segment());
-      if (p.checkpoint() == null) {
+      writeText(d, p.checkpoint());
+    }
+
+    private static Position read(DataInputStream d) throws IOException {
+      int segment = d.readInt();
+      return new Position(segment, readText(d));
+    }
+
+    /** Text or null, as its length (-1 for null) and its UTF-8 bytes. */
+    private static void writeText(DataOutputStream d, String s) throws IOException {
+      if (s == null) {
         d.writeInt(-1);
       } else {
-        byte[] b = p.checkpoint().getBytes(StandardCharsets.US_ASCII);
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
         d.writeInt(b.length);
         d.write(b);
       }
     }
 
-    private static Position read(DataInputStream d) throws IOException {
-      int segment = d.readInt();
+    private static String readText(DataInputStream d) throws IOException {
       int n = d.readInt();
       if (n < 0) {
-        return Position.startOf(segment);
+        return null;
       }
       byte[] b = new byte[n];
       d.readFully(b);
-      return new Position(segment, new String(b, StandardCharsets.US_ASCII));
+      return new String(b, StandardCharsets.UTF_8);
     }
 
     @Override

@@ -1,7 +1,15 @@
 package dev.stowage.beam.internal;
 
 import dev.stowage.beam.internal.SegmentRange.Position;
+import dev.stowage.spi.ScanSegment;
+import dev.stowage.spi.SegmentSplit;
+import dev.stowage.spi.StorageDriver;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import org.apache.beam.sdk.transforms.splittabledofn.RestrictionTracker;
 import org.apache.beam.sdk.transforms.splittabledofn.SplitResult;
 
@@ -17,27 +25,52 @@ import org.apache.beam.sdk.transforms.splittabledofn.SplitResult;
  *   <li>fraction 0 (a checkpoint, as runners take to pause a read): the residual is everything
  *       after the last claimed page, starting from that page's checkpoint, possibly in the middle
  *       of a segment;
- *   <li>fraction above 0: the residual starts at the start of a later segment, {@code fraction} of
- *       the way through the unread segments. Inside one segment only checkpoint splits are
- *       possible: the drivers' resume tokens are opaque, so nothing but the driver could place a
- *       point between the current page and the segment's end. Finer dynamic splits come from more
- *       segments per element.
+ *   <li>fraction above 0 while later segments remain unread: the residual starts at the start of a
+ *       later segment, {@code fraction} of the way through the unread segments;
+ *   <li>fraction above 0 in the range's last segment: the driver cuts that segment's unread part at
+ *       about {@code fraction} of its keys ({@link StorageDriver#splitSegment}); the primary reads
+ *       on to the cut, the residual from the cut to the segment's end. Drivers whose segments are
+ *       not key ranges (DynamoDB's parallel scan) cannot cut, and the split is declined, as it is
+ *       when the driver fails or finds fewer than two keys left.
  * </ul>
  *
- * The primary keeps the claimed pages; primary and residual together cover the range exactly once.
+ * A page being read while a split narrows its segment may hold items of the residual: its claim is
+ * accepted without moving on and marked to be read again ({@link PageClaim#reread()}), and the
+ * reader reads it anew with the narrowed segment. The primary keeps the claimed pages; primary and
+ * residual together cover the range exactly once.
  */
 public final class SegmentRangeTracker extends RestrictionTracker<SegmentRange, PageClaim>
     implements RestrictionTracker.HasProgress {
+  /** Cuts a segment's unread part (a driver's {@link StorageDriver#splitSegment}). */
+  @FunctionalInterface
+  public interface Splitter {
+    Optional<SegmentSplit> split(ScanSegment segment, String checkpoint, double fraction);
+  }
+
   private SegmentRange range;
+  private final List<ScanSegment> group;
+  private final Splitter splitter;
 
   /** Where the next page starts: after the last claimed page, or the range's start. */
   private Position next;
 
   private boolean refused;
 
-  public SegmentRangeTracker(SegmentRange range) {
+  /**
+   * A tracker that splits inside a segment with {@code splitter}.
+   *
+   * @param group the element's segments, which {@code range} indexes
+   */
+  public SegmentRangeTracker(SegmentRange range, List<ScanSegment> group, Splitter splitter) {
     this.range = Objects.requireNonNull(range, "range");
+    this.group = group;
+    this.splitter = splitter;
     this.next = range.start();
+  }
+
+  /** A tracker that splits only at segment starts and page checkpoints. */
+  public SegmentRangeTracker(SegmentRange range) {
+    this(range, null, null);
   }
 
   @Override
@@ -49,6 +82,12 @@ public final class SegmentRangeTracker extends RestrictionTracker<SegmentRange, 
     if (refused || range.exhaustedAt(page.from())) {
       refused = true;
       return false;
+    }
+    ScanSegment now = range.narrowed().get(page.from().segment());
+    if (page.read() != null && now != null && !now.equals(page.read())) {
+      // Read with bounds a split has narrowed since: the page is read again, not claimed.
+      page.markReread();
+      return true;
     }
     next = page.to();
     return true;
@@ -73,7 +112,7 @@ public final class SegmentRangeTracker extends RestrictionTracker<SegmentRange, 
       int last = end.checkpoint() == null ? end.segment() - 1 : end.segment();
       int first = next.segment() + 1;
       if (first > last) {
-        return null;
+        return splitInside(fractionOfRemainder);
       }
       int touched = last + 1 - next.segment();
       int k = next.segment() + (int) Math.ceil(fractionOfRemainder * touched);
@@ -81,6 +120,36 @@ public final class SegmentRangeTracker extends RestrictionTracker<SegmentRange, 
     }
     SegmentRange primary = new SegmentRange(range.start(), at);
     SegmentRange residual = new SegmentRange(at, range.end());
+    range = primary;
+    return SplitResult.of(primary, residual);
+  }
+
+  /** Splits the range's last segment, being read, at a point the driver chooses. */
+  private SplitResult<SegmentRange> splitInside(double fraction) {
+    Position end = range.end();
+    int i = next.segment();
+    if (splitter == null
+        || group == null
+        || fraction >= 1
+        || end.checkpoint() != null
+        || end.segment() != i + 1
+        || i >= group.size()) {
+      return null;
+    }
+    Optional<SegmentSplit> cut;
+    try {
+      cut = splitter.split(range.segment(i, group), next.checkpoint(), fraction);
+    } catch (RuntimeException e) {
+      return null; // a split is an optimisation: the read goes on whole
+    }
+    if (cut.isEmpty()) {
+      return null;
+    }
+    SortedMap<Integer, ScanSegment> kept = new TreeMap<>(range.narrowed());
+    kept.put(i, cut.get().primary());
+    SegmentRange primary = new SegmentRange(range.start(), end, kept);
+    SegmentRange residual =
+        new SegmentRange(Position.startOf(i), end, new TreeMap<>(Map.of(i, cut.get().residual())));
     range = primary;
     return SplitResult.of(primary, residual);
   }
