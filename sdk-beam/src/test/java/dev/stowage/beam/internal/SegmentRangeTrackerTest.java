@@ -158,6 +158,218 @@ class SegmentRangeTrackerTest {
     }
   }
 
+  static final double[] INSIDE_FRACTIONS = {0.1, 0.3, 0.5, 0.7, 0.9};
+  static final int[] PAGES_BEFORE_INSIDE_SPLIT = {0, 1, 3, 7, 20};
+
+  /**
+   * One segment holding the whole table, split inside by the driver: after 0 to 20 pages, at
+   * fractions 0.1 to 0.9, between two pages and while a page is being read (that page read again).
+   * The primary is split again one page later and the residual after its first page; every part
+   * read, every item comes exactly once, the residual holds the share the fraction asked for, and a
+   * retried primary reads the same items. DynamoDB's segments cannot be cut: the splits are
+   * declined and the read stays whole.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("backends")
+  void aSingleSegmentSplitsInsideAtAFraction(String backend, Supplier<StorageDriver> open) {
+    StorageDriver driver = open.get();
+    boolean cuts = !backend.equals("dynamodb");
+    try {
+      String ns = "i" + UUID.randomUUID().toString().substring(0, 8);
+      Set<Key> all = fill(driver, ns);
+      TableLayout layout = Layouts.of(ns, SPEC);
+      List<ScanSegment> group = driver.segments(layout, null, 1);
+      SegmentRangeTracker.Splitter splitter =
+          (segment, checkpoint, fraction) ->
+              dev.stowage.RetryPolicy.DEFAULT.call(
+                  () -> driver.splitSegment(layout, segment, checkpoint, fraction));
+      int[] rereads = {0};
+      int cases = 0;
+      for (boolean during : new boolean[] {false, true}) {
+        for (double fraction : INSIDE_FRACTIONS) {
+          for (int pages : PAGES_BEFORE_INSIDE_SPLIT) {
+            String at =
+                backend
+                    + (during ? " during" : " after")
+                    + " page "
+                    + pages
+                    + " fraction "
+                    + fraction;
+            SegmentRangeTracker tracker =
+                new SegmentRangeTracker(SegmentRange.whole(1), group, splitter);
+            // Split at the fraction after `pages` pages, then the primary again one page later.
+            java.util.Map<Integer, Double> plan = java.util.Map.of(pages, fraction, pages + 1, 0.5);
+            List<SplitResult<SegmentRange>> splits = new ArrayList<>();
+            List<Key> primary =
+                readCutting(driver, layout, group, tracker, plan, during, splits, rereads);
+            tracker.checkDone();
+            List<Key> seen = new ArrayList<>(primary);
+            if (!cuts) {
+              assertThat(splits).as(at).containsOnlyNulls();
+              assertThat(primary).as(at).containsExactlyInAnyOrderElementsOf(all);
+              continue;
+            }
+            int left = ITEMS - pages * PAGE;
+            long kept = Math.max(1, Math.min(left - 1, Math.round(fraction * left)));
+            assertThat(splits.get(0)).as(at).isNotNull();
+            // The primary splits again when at least two keys are left after its next page (a
+            // split during a page read is not tried when no page follows).
+            boolean splitAgain = splits.size() > 1 && splits.get(1) != null;
+            assertThat(splitAgain).as(at).isEqualTo(kept - PAGE >= 2);
+            SplitResult<SegmentRange> first = splits.get(0);
+            assertThat(first.getResidual().narrowed()).as(at).containsOnlyKeys(0);
+            // The residual, split again after its first page.
+            SegmentRangeTracker rest =
+                new SegmentRangeTracker(roundTrip(first.getResidual()), group, splitter);
+            List<SplitResult<SegmentRange>> again = new ArrayList<>();
+            List<Key> residual =
+                readCutting(
+                    driver, layout, group, rest, java.util.Map.of(1, 0.5), false, again, rereads);
+            rest.checkDone();
+            assertThat(again).as(at).hasSize(1);
+            assertThat(again.get(0) != null).as(at).isEqualTo(left - kept - PAGE >= 2);
+            if (again.get(0) != null) {
+              SegmentRangeTracker restRest =
+                  new SegmentRangeTracker(roundTrip(again.get(0).getResidual()), group, splitter);
+              residual.addAll(read(group, restRest, reader(driver, layout)));
+              restRest.checkDone();
+            }
+            // The share asked for: the residual holds the keys from the cut on.
+            assertThat(residual).as(at).hasSize((int) (left - kept));
+            seen.addAll(residual);
+            // The primary's own residual, read whole.
+            if (splitAgain) {
+              SegmentRangeTracker second =
+                  new SegmentRangeTracker(roundTrip(splits.get(1).getResidual()), group, splitter);
+              seen.addAll(read(group, second, reader(driver, layout)));
+              second.checkDone();
+            }
+            // A retried primary reads the same items from its start.
+            SegmentRangeTracker retry =
+                new SegmentRangeTracker(roundTrip(tracker.currentRestriction()), group, splitter);
+            assertThat(read(group, retry, reader(driver, layout))).as(at).isEqualTo(primary);
+            retry.checkDone();
+            assertThat(seen)
+                .as(at)
+                .doesNotHaveDuplicates()
+                .containsExactlyInAnyOrderElementsOf(all);
+            cases++;
+          }
+        }
+      }
+      if (cuts) {
+        assertThat(cases).isEqualTo(2 * INSIDE_FRACTIONS.length * PAGES_BEFORE_INSIDE_SPLIT.length);
+        // Splits while a page was read made the reader read that page again.
+        assertThat(rereads[0]).isGreaterThanOrEqualTo(INSIDE_FRACTIONS.length);
+      }
+    } finally {
+      driver.close();
+    }
+  }
+
+  @Test
+  void aPageReadAcrossASplitIsReadAgainNotClaimed() {
+    List<ScanSegment> group = List.of(new ScanSegment(null, 0, 1, "whole"));
+    ScanSegment low = new ScanSegment(null, 0, 1, "low");
+    ScanSegment high = new ScanSegment(null, 0, 1, "high");
+    SegmentRangeTracker t =
+        new SegmentRangeTracker(
+            SegmentRange.whole(1),
+            group,
+            (segment, checkpoint, fraction) ->
+                java.util.Optional.of(new dev.stowage.spi.SegmentSplit(low, high)));
+    assertThat(t.tryClaim(new PageClaim(Position.startOf(0), new Position(0, "a"), group.get(0))))
+        .isTrue();
+    SplitResult<SegmentRange> s = t.trySplit(0.5);
+    assertThat(s.getPrimary().segment(0, group)).isEqualTo(low);
+    assertThat(s.getResidual())
+        .isEqualTo(
+            new SegmentRange(
+                Position.startOf(0),
+                Position.startOf(1),
+                new java.util.TreeMap<>(java.util.Map.of(0, high))));
+    assertThat(roundTrip(s.getResidual())).isEqualTo(s.getResidual());
+    // A page read with the segment before the split: accepted, not moved past, read again.
+    PageClaim stale = new PageClaim(new Position(0, "a"), new Position(0, "z"), group.get(0));
+    assertThat(t.tryClaim(stale)).isTrue();
+    assertThat(stale.reread()).isTrue();
+    PageClaim fresh = new PageClaim(new Position(0, "a"), Position.startOf(1), low);
+    assertThat(t.tryClaim(fresh)).isTrue();
+    assertThat(fresh.reread()).isFalse();
+    t.checkDone();
+    // A driver that cannot cut (or fails) declines the split; fraction 0 still checkpoints.
+    SegmentRangeTracker none =
+        new SegmentRangeTracker(
+            SegmentRange.whole(1), group, (segment, checkpoint, f) -> java.util.Optional.empty());
+    assertThat(none.trySplit(0.5)).isNull();
+    SegmentRangeTracker failing =
+        new SegmentRangeTracker(
+            SegmentRange.whole(1),
+            group,
+            (segment, checkpoint, f) -> {
+              throw new IllegalStateException("unreachable store");
+            });
+    assertThat(failing.trySplit(0.5)).isNull();
+    assertThat(failing.trySplit(0)).isNotNull();
+  }
+
+  private static SegmentPages.Reader reader(StorageDriver driver, TableLayout layout) {
+    return (segment, checkpoint) ->
+        dev.stowage.RetryPolicy.DEFAULT.call(
+            () -> driver.scanSegment(layout, new SegmentScan(segment, PAGE, checkpoint, true)));
+  }
+
+  /**
+   * Reads the tracker's range, splitting at {@code plan.get(n)} once {@code n} pages were claimed:
+   * between pages, or ({@code during}) after the driver returned the next page but before it is
+   * claimed. Counts pages read twice from the same place in {@code rereads}.
+   */
+  private static List<Key> readCutting(
+      StorageDriver driver,
+      TableLayout layout,
+      List<ScanSegment> group,
+      SegmentRangeTracker tracker,
+      java.util.Map<Integer, Double> plan,
+      boolean during,
+      List<SplitResult<SegmentRange>> splits,
+      int[] rereads) {
+    List<Key> keys = new ArrayList<>();
+    int[] claimed = {0};
+    Set<Integer> done = new HashSet<>();
+    String[] last = {"\u0000none"};
+    SegmentPages.Reader plain = reader(driver, layout);
+    SegmentPages.Reader reader =
+        (segment, checkpoint) -> {
+          String place = String.valueOf(checkpoint);
+          if (place.equals(last[0])) {
+            rereads[0]++;
+          }
+          last[0] = place;
+          var page = plain.read(segment, checkpoint);
+          if (during && plan.containsKey(claimed[0]) && done.add(claimed[0])) {
+            splits.add(tracker.trySplit(plan.get(claimed[0])));
+          }
+          return page;
+        };
+    if (!during && plan.containsKey(0) && done.add(0)) {
+      splits.add(tracker.trySplit(plan.get(0)));
+    }
+    SegmentPages.read(
+        group,
+        tracker,
+        reader,
+        page -> {
+          for (StoredItem s : page.items()) {
+            keys.add(SPEC.keySchema().keyOf(s.item()));
+          }
+          claimed[0]++;
+          if (!during && plan.containsKey(claimed[0]) && done.add(claimed[0])) {
+            splits.add(tracker.trySplit(plan.get(claimed[0])));
+          }
+        });
+    return keys;
+  }
+
   @Test
   void claimsAfterTheEndAreRefusedAndUnreadRangesAreNotDone() {
     SegmentRangeTracker t = new SegmentRangeTracker(SegmentRange.whole(3));
