@@ -120,10 +120,22 @@ public final class StowageIO {
 
   static PCollection<List<ScanSegment>> segments(
       PBegin begin, String name, TableAccess table, String index, int segments, int subsegments) {
+    return segments(begin, name, table, index, segments, subsegments, null);
+  }
+
+  /** As above, counting the driver segments planned in the counter {@code metric}. */
+  static PCollection<List<ScanSegment>> segments(
+      PBegin begin,
+      String name,
+      TableAccess table,
+      String index,
+      int segments,
+      int subsegments,
+      String metric) {
     return begin
         .apply(
             name + "/Start", Create.of(index == null ? "" : index).withCoder(StringUtf8Coder.of()))
-        .apply(name + "/Plan", ParDo.of(new PlanSegmentsFn(table, segments, subsegments)))
+        .apply(name + "/Plan", ParDo.of(new PlanSegmentsFn(table, segments, subsegments, metric)))
         .setCoder(ListCoder.of(SegmentCoder.of()))
         // One group of segments per element, spread over the workers.
         .apply(name + "/Spread", Reshuffle.viaRandomKey());

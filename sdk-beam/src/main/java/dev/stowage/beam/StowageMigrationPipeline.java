@@ -89,9 +89,9 @@ public final class StowageMigrationPipeline {
    * dev.stowage.spi.StorageDriver}), {@code sourceBlobs}, {@code targetBlobs} (serialisable {@code
    * Supplier}s of {@link dev.stowage.overflow.BlobStore}, or absent), {@code sourceNamespace},
    * {@code targetNamespace} (strings), {@code spec} and optionally {@code targetSpec} ({@link
-   * TableSpec}), {@code targetTable} (string), {@code segments}, {@code pageSize} (integers),
-   * {@code copy}, {@code verify} (booleans) and {@code args} (a list of Beam options, the runner
-   * among them).
+   * TableSpec}), {@code targetTable} (string), {@code segments}, {@code subsegments}, {@code
+   * pageSize} (integers), {@code copy}, {@code verify} (booleans) and {@code args} (a list of Beam
+   * options, the runner among them).
    *
    * @return the {@link Result}'s counts by component name, and {@code ok} (1 or 0)
    */
@@ -119,6 +119,8 @@ public final class StowageMigrationPipeline {
     Options.Builder b =
         Options.builder(source, target, (TableSpec) request.get("spec"))
             .segments((Integer) request.getOrDefault("segments", StowageIO.DEFAULT_SEGMENTS))
+            .subsegments(
+                (Integer) request.getOrDefault("subsegments", StowageIO.DEFAULT_SUBSEGMENTS))
             .pageSize((Integer) request.getOrDefault("pageSize", StowageIO.DEFAULT_PAGE_SIZE))
             .copy((Boolean) request.getOrDefault("copy", true))
             .verify((Boolean) request.getOrDefault("verify", true))
@@ -182,7 +184,8 @@ public final class StowageMigrationPipeline {
                 sourceTable,
                 null,
                 options.segments,
-                StowageIO.DEFAULT_SUBSEGMENTS)
+                options.subsegments,
+                Metric.SOURCE_SEGMENTS)
             .apply(
                 "ReadSource",
                 ParDo.of(new ReadSegmentFn(sourceTable, options.pageSize, Metric.SOURCE)))
@@ -243,7 +246,7 @@ public final class StowageMigrationPipeline {
             name + "/Plan",
             ParDo.of(
                 new dev.stowage.beam.internal.PlanSegmentsFn(
-                    table, options.segments, StowageIO.DEFAULT_SUBSEGMENTS)))
+                    table, options.segments, options.subsegments)))
         .setCoder(
             org.apache.beam.sdk.coders.ListCoder.of(dev.stowage.beam.internal.SegmentCoder.of()))
         .apply(name + "/Spread", org.apache.beam.sdk.transforms.Reshuffle.viaRandomKey())
@@ -266,6 +269,7 @@ public final class StowageMigrationPipeline {
     private final TableSpec targetSpec;
     private final String targetTable;
     private final int segments;
+    private final int subsegments;
     private final int pageSize;
     private final boolean verify;
     private final boolean copy;
@@ -278,6 +282,7 @@ public final class StowageMigrationPipeline {
       this.targetSpec = b.targetSpec;
       this.targetTable = b.targetTable;
       this.segments = b.segments;
+      this.subsegments = b.subsegments;
       this.pageSize = b.pageSize;
       this.verify = b.verify;
       this.copy = b.copy;
@@ -311,6 +316,7 @@ public final class StowageMigrationPipeline {
       private TableSpec targetSpec;
       private String targetTable;
       private int segments = StowageIO.DEFAULT_SEGMENTS;
+      private int subsegments = StowageIO.DEFAULT_SUBSEGMENTS;
       private int pageSize = StowageIO.DEFAULT_PAGE_SIZE;
       private boolean verify = true;
       private boolean copy = true;
@@ -341,6 +347,20 @@ public final class StowageMigrationPipeline {
       public Builder segments(int n) {
         StowageIO.checkSegments(n);
         this.segments = n;
+        return this;
+      }
+
+      /**
+       * Driver segments in each part of each scan, 1 to 1,000; default {@link
+       * StowageIO#DEFAULT_SUBSEGMENTS}. A runner splits a running part at their starts (and inside
+       * the last one where the driver's segments are key ranges), so more subsegments give dynamic
+       * work rebalancing finer places to cut, at the cost of more, smaller scans. The driver plans
+       * {@code segments × subsegments} segments per scan (at most {@link
+       * dev.stowage.spi.ScanSegment#MAX_TOTAL}).
+       */
+      public Builder subsegments(int n) {
+        StowageIO.checkSubsegments(n);
+        this.subsegments = n;
         return this;
       }
 
@@ -402,6 +422,8 @@ public final class StowageMigrationPipeline {
    * retried count once).
    *
    * @param sourceItems items read from the source
+   * @param sourceSegments driver segments the source scan was planned in ({@code segments ×
+   *     subsegments})
    * @param copiedItems items written to the target
    * @param copiedBlobs overflow blobs copied
    * @param missingBlobs source items whose overflow blob was missing (copied as they are)
@@ -418,6 +440,7 @@ public final class StowageMigrationPipeline {
    */
   public record Result(
       long sourceItems,
+      long sourceSegments,
       long copiedItems,
       long copiedBlobs,
       long missingBlobs,
@@ -451,6 +474,7 @@ public final class StowageMigrationPipeline {
       long missing = counter(metrics, Metric.MISSING);
       return new Result(
           counter(metrics, Metric.SOURCE + "Items"),
+          counter(metrics, Metric.SOURCE_SEGMENTS),
           counter(metrics, Metric.COPIED),
           counter(metrics, Metric.BLOBS),
           counter(metrics, Metric.MISSING_BLOBS),

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.stowage.cli.internal.Backends;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -70,11 +72,14 @@ class MigrateOnBeamTest {
             "direct",
             "--segments",
             "5",
+            "--subsegments",
+            "3",
             "--page-size",
             "40");
     assertThat(m.code()).as(m.err() + m.out()).isZero();
     assertThat(m.out())
         .contains("copied 201 item(s), 1 blob(s) on the direct runner; 0 not fitting the target")
+        .contains("source read in 15 driver segment(s)")
         .contains(
             "verification: source 201, target 201, missing 0, extra 0, different 0, index entries"
                 + " 201 (missing 0, extra 0) -> OK");
@@ -92,6 +97,107 @@ class MigrateOnBeamTest {
             "{\"id\":\"o007\"}");
     assertThat(get.code()).as(get.err()).isZero();
     assertThat(get.out()).contains("4111-0007");
+  }
+
+  @Test
+  void subsegmentsDivideEachPartOfTheScans() throws Exception {
+    Path spec = things(30);
+    // Default: 4 driver segments per part.
+    Cli.Result byDefault =
+        migrate("memory://things?store=b", "--runner", "direct", "--segments", "2");
+    assertThat(byDefault.code()).as(byDefault.err() + byDefault.out()).isZero();
+    assertThat(byDefault.out())
+        .contains("copied 30 item(s)")
+        .contains("source read in 8 driver segment(s)")
+        .contains("missing 0, extra 0, different 0");
+    Cli.Result five =
+        migrate(
+            "memory://things?store=b&namespace=five",
+            "--runner",
+            "direct",
+            "--segments",
+            "2",
+            "--subsegments",
+            "5");
+    assertThat(five.code()).as(five.err() + five.out()).isZero();
+    assertThat(five.out())
+        .contains("copied 30 item(s)")
+        .contains("source read in 10 driver segment(s)")
+        .contains("-> OK");
+    assertThat(spec).exists();
+  }
+
+  @Test
+  void badSubsegmentsAreRefusedBeforeAnythingIsWritten() throws Exception {
+    things(10);
+    String[][] cases = {
+      {"--runner", "direct", "--subsegments", "0"},
+      {"--runner", "direct", "--subsegments", "1001"},
+      {"--runner", "direct", "--subsegments", "-3"},
+      {"--subsegments", "3"},
+      {"--runner", "direct", "--segments", "2000", "--subsegments", "1000"},
+      {"--runner", "direct", "--segments", "0"},
+      {"--runner", "direct", "--subsegments", "many"},
+    };
+    String[] messages = {
+      "--subsegments must be 1 to 1000, not 0",
+      "--subsegments must be 1 to 1000, not 1001",
+      "--subsegments must be 1 to 1000, not -3",
+      "--subsegments applies with --runner only",
+      "--segments 2000 times --subsegments 1000 is 2000000 driver segments per scan; a driver"
+          + " plans at most 1000000",
+      "--segments must be at least 1, not 0",
+      "Invalid value for option '--subsegments'",
+    };
+    for (int i = 0; i < cases.length; i++) {
+      Cli.Result m = migrate("memory://things?store=b", cases[i]);
+      assertThat(m.code()).as(String.join(" ", cases[i])).isNotZero();
+      assertThat(m.err()).as(String.join(" ", cases[i])).contains(messages[i]);
+      assertThat(m.out()).doesNotContain("copied");
+      // Nothing was written: the target table was not even created.
+      Cli.Result scan = Cli.run("scan", "--store", "memory://things?store=b", "--pk", "id:S");
+      assertThat(scan.code()).isNotZero();
+      assertThat(scan.err()).contains("table 'things' does not exist");
+    }
+  }
+
+  /** A table {@code things} of {@code n} items in {@code memory://things?store=a}. */
+  private Path things(int n) throws Exception {
+    Path spec = dir.resolve("t.json");
+    Files.writeString(spec, "{\"name\":\"things\",\"key\":\"id:S\"}");
+    StringBuilder lines = new StringBuilder();
+    for (int i = 0; i < n; i++) {
+      lines.append(String.format("{\"id\":\"t%03d\",\"n\":%d}%n", i, i));
+    }
+    Path file = dir.resolve("things.jsonl");
+    Files.writeString(file, lines);
+    Cli.Result put =
+        Cli.run(
+            "put",
+            "--store",
+            "memory://things?store=a",
+            "--spec",
+            spec.toString(),
+            "--create-table",
+            "--file",
+            file.toString());
+    assertThat(put.code()).as(put.err()).isZero();
+    return spec;
+  }
+
+  private Cli.Result migrate(String to, String... options) {
+    List<String> args = new ArrayList<>();
+    args.addAll(
+        List.of(
+            "migrate",
+            "--from",
+            "memory://things?store=a",
+            "--to",
+            to,
+            "--spec",
+            dir.resolve("t.json").toString()));
+    args.addAll(List.of(options));
+    return Cli.run(args.toArray(String[]::new));
   }
 
   @Test

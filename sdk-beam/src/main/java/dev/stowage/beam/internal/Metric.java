@@ -8,6 +8,7 @@ public final class Metric {
   public static final String SOURCE = "source";
   public static final String TARGET = "target";
   public static final String TARGET_INDEX = "targetIndex";
+  public static final String SOURCE_SEGMENTS = "sourceSegments";
   public static final String COPIED = "copiedItems";
   public static final String BLOBS = "copiedBlobs";
   public static final String BLOB_BYTES = "copiedBlobBytes";

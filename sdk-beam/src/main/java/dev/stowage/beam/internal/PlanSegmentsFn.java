@@ -3,6 +3,8 @@ package dev.stowage.beam.internal;
 import dev.stowage.RetryPolicy;
 import dev.stowage.spi.ScanSegment;
 import java.util.List;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.DoFn;
 
 /**
@@ -18,12 +20,19 @@ public final class PlanSegmentsFn extends DoFn<String, List<ScanSegment>> {
   private final TableAccess table;
   private final int elements;
   private final int perElement;
+  private final Counter planned;
   private transient TableAccess.Reader reader;
 
   public PlanSegmentsFn(TableAccess table, int elements, int perElement) {
+    this(table, elements, perElement, null);
+  }
+
+  /** Also counts the driver segments planned in the counter {@code metric} (null: none). */
+  public PlanSegmentsFn(TableAccess table, int elements, int perElement, String metric) {
     this.table = table;
     this.elements = elements;
     this.perElement = perElement;
+    this.planned = metric == null ? null : Metrics.counter(Metric.NAMESPACE, metric);
   }
 
   /** How many segments the driver plans for {@code elements} groups of {@code perElement}. */
@@ -42,6 +51,9 @@ public final class PlanSegmentsFn extends DoFn<String, List<ScanSegment>> {
     int total = total(elements, perElement);
     List<ScanSegment> plan =
         RetryPolicy.DEFAULT.call(() -> reader.driver().segments(reader.layout(), name, total));
+    if (planned != null) {
+      planned.inc(plan.size());
+    }
     // Group sizes differ by at most one when the cap on a plan's size cut the total.
     for (int g = 0; g < elements && g < plan.size(); g++) {
       int from = (int) ((long) plan.size() * g / elements);

@@ -34,6 +34,7 @@ public final class BeamMigration {
       String runner,
       List<String> runnerOptions,
       Integer segments,
+      Integer subsegments,
       int pageSize,
       boolean verify) {}
 
@@ -61,6 +62,9 @@ public final class BeamMigration {
     request.put("targetTable", r.targetTable());
     if (r.segments() != null) {
       request.put("segments", r.segments());
+    }
+    if (r.subsegments() != null) {
+      request.put("subsegments", r.subsegments());
     }
     request.put("pageSize", r.pageSize());
     request.put("verify", r.verify());
@@ -98,6 +102,7 @@ public final class BeamMigration {
             + " runner; "
             + result.get("misfits")
             + " not fitting the target");
+    out.println("source read in " + result.get("sourceSegments") + " driver segment(s)");
     if (r.verify()) {
       out.println(
           "verification: source "

@@ -11,6 +11,7 @@ import dev.stowage.cli.internal.StoreConfig;
 import dev.stowage.migrate.Migrator;
 import dev.stowage.migrate.Verification;
 import dev.stowage.overflow.BlobStore;
+import dev.stowage.spi.ScanSegment;
 import dev.stowage.spi.StorageDriver;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,6 +35,11 @@ import picocli.CommandLine.ParentCommand;
             + " itself. Verifies counts and per-item digests at the end. Exit code 1 if"
             + " verification fails.")
 public final class MigrateCommand implements Callable<Integer> {
+  // sdk-beam's defaults and limits (StowageIO), which this command does not depend on.
+  private static final int DEFAULT_RUNNER_SEGMENTS = 64;
+  private static final int DEFAULT_SUBSEGMENTS = 4;
+  private static final int MAX_SUBSEGMENTS = 1_000;
+
   @ParentCommand Main main;
 
   @Option(names = "--from", required = true, paramLabel = "URI|NAME", description = "Source store.")
@@ -113,6 +119,16 @@ public final class MigrateCommand implements Callable<Integer> {
   Integer segments;
 
   @Option(
+      names = "--subsegments",
+      paramLabel = "K",
+      description =
+          "With --runner: driver segments in each of the --segments parts (1 to 1000; default 4)."
+              + " A runner splits a running part at their starts, and inside the last one on"
+              + " stores whose segments are key ranges; more give it finer places to rebalance"
+              + " work at. The driver plans segments × subsegments (at most 1000000) per scan.")
+  Integer subsegments;
+
+  @Option(
       names = "--page-size",
       defaultValue = "500",
       description = "Items per scanned page (1 to 10000), the checkpoint's unit.")
@@ -141,6 +157,7 @@ public final class MigrateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    checkRunnerOptions();
     StoreConfig source = StoreConfig.resolve(from, config, fromBlobs, null, this::spec);
     StoreConfig target = StoreConfig.resolve(to, config, toBlobs, null, this::targetSpec);
     TableSpec spec = adopting(source.requireSpec(), fromAdopt, "--from-adopt");
@@ -171,6 +188,7 @@ public final class MigrateCommand implements Callable<Integer> {
               runner,
               runnerOptions,
               segments,
+              subsegments,
               pageSize,
               !noVerify),
           main.out());
@@ -318,6 +336,37 @@ public final class MigrateCommand implements Callable<Integer> {
       return Specs.build(tableFromUri, pk, sk, indexes, List.of(), encrypted, null, 0, null);
     } catch (IllegalArgumentException e) {
       throw new CliException(e.getMessage());
+    }
+  }
+
+  /** Checks the pipeline's division options before anything is read or written. */
+  private void checkRunnerOptions() {
+    if (runner == null) {
+      if (subsegments != null) {
+        throw new CliException(
+            "--subsegments applies with --runner only (the migrator reads each segment whole)");
+      }
+      return;
+    }
+    if (subsegments != null && (subsegments < 1 || subsegments > MAX_SUBSEGMENTS)) {
+      throw new CliException(
+          "--subsegments must be 1 to " + MAX_SUBSEGMENTS + ", not " + subsegments);
+    }
+    if (segments != null && segments < 1) {
+      throw new CliException("--segments must be at least 1, not " + segments);
+    }
+    int parts = segments == null ? DEFAULT_RUNNER_SEGMENTS : segments;
+    int each = subsegments == null ? DEFAULT_SUBSEGMENTS : subsegments;
+    if ((long) parts * each > ScanSegment.MAX_TOTAL) {
+      throw new CliException(
+          "--segments "
+              + parts
+              + " times --subsegments "
+              + each
+              + " is "
+              + (long) parts * each
+              + " driver segments per scan; a driver plans at most "
+              + ScanSegment.MAX_TOTAL);
     }
   }
 }
