@@ -287,6 +287,132 @@ abstract class SegmentedScanContracts extends Contract {
         });
   }
 
+  /**
+   * {@link dev.stowage.spi.StorageDriver#splitSegment}: a segment cut inside after 0 or 2 pages, at
+   * fractions 0.1, 0.5 and 0.9 (its residual cut again after one page), still returns every item of
+   * the table or the index exactly once; a table segment's primary keeps at least the first key
+   * after the checkpoint and its residual at least one key. A driver whose segments cannot be cut
+   * (DynamoDB's parallel scan) answers empty everywhere: the contract is then reported as aborted,
+   * not passed.
+   */
+  @Test
+  void aSegmentCutInsideStillHoldsEveryItemExactlyOnce() {
+    whereSupported(
+        Capability.SEGMENTED_SCANS,
+        () -> {
+          TableLayout l = layout("segcut", true);
+          List<Item> items = items(l, 200);
+          load(l, items);
+          IndexLayout ix = l.index(INDEX).orElseThrow();
+          ScanSegment whole = driver().segments(l, null, 1).get(0);
+          for (double bad : new double[] {0, 1, -0.5, 1.5, Double.NaN}) {
+            assertThatThrownBy(() -> driver().splitSegment(l, whole, null, bad))
+                .as("fraction %s", bad)
+                .isInstanceOf(IllegalArgumentException.class);
+          }
+          boolean cut = false;
+          for (String index : new String[] {null, INDEX}) {
+            List<Item> expected =
+                index == null
+                    ? items
+                    : items.stream()
+                        .filter(i -> i.find(ix.partitionAttribute()).isPresent())
+                        .toList();
+            for (int total : new int[] {1, 3}) {
+              List<ScanSegment> plan = driver().segments(l, index, total);
+              for (double fraction : new double[] {0.1, 0.5, 0.9}) {
+                for (int before : new int[] {0, 2}) {
+                  String what =
+                      (index == null ? "table" : "index")
+                          + ", "
+                          + total
+                          + " segments, cut at "
+                          + fraction
+                          + " after "
+                          + before
+                          + " pages";
+                  List<Item> seen = new ArrayList<>();
+                  for (ScanSegment s : plan) {
+                    cut |= readCutting(l, s, before, fraction, index == null, seen, what);
+                  }
+                  assertExactlyOnce(seen, expected, what);
+                }
+              }
+            }
+          }
+          if (!cut) {
+            throw new org.opentest4j.TestAbortedException(
+                "driver '"
+                    + driver().name()
+                    + "' cannot cut its segments inside (splitSegment"
+                    + " answered empty throughout)");
+          }
+        });
+  }
+
+  /**
+   * Reads {@code s} with a cut after {@code before} pages, the residual cut again after its first
+   * page, adding every item to {@code seen}.
+   *
+   * @return whether the driver cut the segment
+   */
+  private boolean readCutting(
+      TableLayout l,
+      ScanSegment s,
+      int before,
+      double fraction,
+      boolean table,
+      List<Item> seen,
+      String what) {
+    String checkpoint = null;
+    for (int p = 0; p < before; p++) {
+      SegmentPage page = driver().scanSegment(l, new SegmentScan(s, 7, checkpoint, true));
+      page.items().forEach(x -> seen.add(x.item()));
+      if (page.done()) {
+        return false;
+      }
+      checkpoint = page.checkpoint();
+    }
+    var split = driver().splitSegment(l, s, checkpoint, fraction);
+    if (split.isEmpty()) {
+      readFrom(l, s, checkpoint, 5).forEach(x -> seen.add(x.item()));
+      return false;
+    }
+    ScanSegment primary = split.get().primary();
+    ScanSegment residual = split.get().residual();
+    for (ScanSegment part : List.of(primary, residual)) {
+      assertThat(List.of(part.index() == null ? "" : part.index(), part.number(), part.total()))
+          .as("%s: a part of %s belongs to the same plan", what, s)
+          .isEqualTo(List.of(s.index() == null ? "" : s.index(), s.number(), s.total()));
+    }
+    // Parts travel as their fields, as a Beam restriction carries them.
+    primary = new ScanSegment(primary.index(), primary.number(), primary.total(), primary.bounds());
+    List<StoredItem> kept = readFrom(l, primary, checkpoint, 5);
+    kept.forEach(x -> seen.add(x.item()));
+    SegmentPage first = driver().scanSegment(l, new SegmentScan(residual, 5, null, true));
+    first.items().forEach(x -> seen.add(x.item()));
+    int rest = first.items().size();
+    if (!first.done()) {
+      var again = driver().splitSegment(l, residual, first.checkpoint(), 0.5);
+      List<StoredItem> more = new ArrayList<>();
+      if (again.isPresent()) {
+        more.addAll(readFrom(l, again.get().primary(), first.checkpoint(), 5));
+        more.addAll(readFrom(l, again.get().residual(), null, 5));
+      } else {
+        more.addAll(readFrom(l, residual, first.checkpoint(), 5));
+      }
+      more.forEach(x -> seen.add(x.item()));
+      rest += more.size();
+    }
+    if (table) {
+      assertThat(kept)
+          .as("%s: the primary keeps the first key after the checkpoint", what)
+          .isNotEmpty();
+      assertThat(rest).as("%s: the residual holds a key", what).isPositive();
+    }
+    return true;
+  }
+
   private List<StoredItem> readFrom(TableLayout l, ScanSegment s, String checkpoint, int size) {
     List<StoredItem> out = new ArrayList<>();
     while (true) {

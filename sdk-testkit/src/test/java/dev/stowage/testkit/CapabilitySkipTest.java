@@ -110,7 +110,7 @@ class CapabilitySkipTest {
   void segmentedScanContractsAreAbortedWhereTheBackendHasNone() {
     Map<String, TestExecutionResult> results =
         run(WithoutSegmentedScans.class, ConformanceKit.SegmentedScans.class);
-    assertThat(results).hasSize(7);
+    assertThat(results).hasSize(8);
     results.forEach((name, r) -> assertAborted(r, "SEGMENTED_SCANS", name));
   }
 
