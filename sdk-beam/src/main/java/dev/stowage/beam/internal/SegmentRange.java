@@ -41,7 +41,10 @@ public record SegmentRange(Position start, Position end, SortedMap<Integer, Scan
     if (start.segment() > end.segment()) {
       throw new IllegalArgumentException("range " + start + " to " + end + " runs backwards");
     }
-    narrowed = Collections.unmodifiableSortedMap(new TreeMap<>(narrowed));
+    // Only the segments this range reaches: both halves of a split keep what lies in them.
+    narrowed =
+        Collections.unmodifiableSortedMap(
+            new TreeMap<>(narrowed.subMap(start.segment(), end.segment() + 1)));
   }
 
   /** A range of the group's segments as planned. */

@@ -118,8 +118,8 @@ public final class SegmentRangeTracker extends RestrictionTracker<SegmentRange, 
       int k = next.segment() + (int) Math.ceil(fractionOfRemainder * touched);
       at = Position.startOf(Math.max(first, Math.min(last, k)));
     }
-    SegmentRange primary = new SegmentRange(range.start(), at);
-    SegmentRange residual = new SegmentRange(at, range.end());
+    SegmentRange primary = new SegmentRange(range.start(), at, range.narrowed());
+    SegmentRange residual = new SegmentRange(at, range.end(), range.narrowed());
     range = primary;
     return SplitResult.of(primary, residual);
   }

@@ -185,6 +185,7 @@ class SegmentRangeTrackerTest {
                   () -> driver.splitSegment(layout, segment, checkpoint, fraction));
       int[] rereads = {0};
       int cases = 0;
+      int checkpointsAfterACut = 0;
       for (boolean during : new boolean[] {false, true}) {
         for (double fraction : INSIDE_FRACTIONS) {
           for (int pages : PAGES_BEFORE_INSIDE_SPLIT) {
@@ -197,8 +198,10 @@ class SegmentRangeTrackerTest {
                     + fraction;
             SegmentRangeTracker tracker =
                 new SegmentRangeTracker(SegmentRange.whole(1), group, splitter);
-            // Split at the fraction after `pages` pages, then the primary again one page later.
-            java.util.Map<Integer, Double> plan = java.util.Map.of(pages, fraction, pages + 1, 0.5);
+            // Split at the fraction after `pages` pages, then the primary again one page later,
+            // then at a page checkpoint (fraction 0) one more page later.
+            java.util.Map<Integer, Double> plan =
+                java.util.Map.of(pages, fraction, pages + 1, 0.5, pages + 2, 0.0);
             List<SplitResult<SegmentRange>> splits = new ArrayList<>();
             List<Key> primary =
                 readCutting(driver, layout, group, tracker, plan, during, splits, rereads);
@@ -218,31 +221,44 @@ class SegmentRangeTrackerTest {
             assertThat(splitAgain).as(at).isEqualTo(kept - PAGE >= 2);
             SplitResult<SegmentRange> first = splits.get(0);
             assertThat(first.getResidual().narrowed()).as(at).containsOnlyKeys(0);
-            // The residual, split again after its first page.
+            // The residual, cut again after its first page and checkpointed after its second.
             SegmentRangeTracker rest =
                 new SegmentRangeTracker(roundTrip(first.getResidual()), group, splitter);
             List<SplitResult<SegmentRange>> again = new ArrayList<>();
             List<Key> residual =
                 readCutting(
-                    driver, layout, group, rest, java.util.Map.of(1, 0.5), false, again, rereads);
+                    driver,
+                    layout,
+                    group,
+                    rest,
+                    java.util.Map.of(1, 0.5, 2, 0.0),
+                    false,
+                    again,
+                    rereads);
             rest.checkDone();
-            assertThat(again).as(at).hasSize(1);
             assertThat(again.get(0) != null).as(at).isEqualTo(left - kept - PAGE >= 2);
-            if (again.get(0) != null) {
-              SegmentRangeTracker restRest =
-                  new SegmentRangeTracker(roundTrip(again.get(0).getResidual()), group, splitter);
-              residual.addAll(read(group, restRest, reader(driver, layout)));
-              restRest.checkDone();
+            for (SplitResult<SegmentRange> r : again) {
+              if (r != null) {
+                SegmentRangeTracker part =
+                    new SegmentRangeTracker(roundTrip(r.getResidual()), group, splitter);
+                residual.addAll(read(group, part, reader(driver, layout)));
+                part.checkDone();
+              }
             }
             // The share asked for: the residual holds the keys from the cut on.
             assertThat(residual).as(at).hasSize((int) (left - kept));
             seen.addAll(residual);
-            // The primary's own residual, read whole.
-            if (splitAgain) {
-              SegmentRangeTracker second =
-                  new SegmentRangeTracker(roundTrip(splits.get(1).getResidual()), group, splitter);
-              seen.addAll(read(group, second, reader(driver, layout)));
-              second.checkDone();
+            // The primary's own residuals (a cut, a checkpoint), each read whole.
+            for (SplitResult<SegmentRange> r : splits.subList(1, splits.size())) {
+              if (r != null) {
+                if (r.getResidual().start().checkpoint() != null) {
+                  checkpointsAfterACut++;
+                }
+                SegmentRangeTracker part =
+                    new SegmentRangeTracker(roundTrip(r.getResidual()), group, splitter);
+                seen.addAll(read(group, part, reader(driver, layout)));
+                part.checkDone();
+              }
             }
             // A retried primary reads the same items from its start.
             SegmentRangeTracker retry =
@@ -261,6 +277,8 @@ class SegmentRangeTrackerTest {
         assertThat(cases).isEqualTo(2 * INSIDE_FRACTIONS.length * PAGES_BEFORE_INSIDE_SPLIT.length);
         // Splits while a page was read made the reader read that page again.
         assertThat(rereads[0]).isGreaterThanOrEqualTo(INSIDE_FRACTIONS.length);
+        // Checkpoint splits of a cut primary happened (their residual reads the cut segment).
+        assertThat(checkpointsAfterACut).isPositive();
       }
     } finally {
       driver.close();
@@ -297,6 +315,21 @@ class SegmentRangeTrackerTest {
     assertThat(t.tryClaim(fresh)).isTrue();
     assertThat(fresh.reread()).isFalse();
     t.checkDone();
+    // A checkpoint split after a cut: both halves keep the cut segment.
+    SegmentRangeTracker c =
+        new SegmentRangeTracker(
+            SegmentRange.whole(1),
+            group,
+            (segment, checkpoint, fraction) ->
+                java.util.Optional.of(new dev.stowage.spi.SegmentSplit(low, high)));
+    assertThat(c.tryClaim(new PageClaim(Position.startOf(0), new Position(0, "a"), group.get(0))))
+        .isTrue();
+    assertThat(c.trySplit(0.5)).isNotNull();
+    assertThat(c.tryClaim(new PageClaim(new Position(0, "a"), new Position(0, "b"), low))).isTrue();
+    SplitResult<SegmentRange> cp = c.trySplit(0);
+    assertThat(cp.getResidual().start()).isEqualTo(new Position(0, "b"));
+    assertThat(cp.getResidual().segment(0, group)).isEqualTo(low);
+    assertThat(cp.getPrimary().segment(0, group)).isEqualTo(low);
     // A driver that cannot cut (or fails) declines the split; fraction 0 still checkpoints.
     SegmentRangeTracker none =
         new SegmentRangeTracker(
