@@ -31,6 +31,12 @@ public final class ItemAccess {
     /** An item over arrays of distinct names checked before, in any order, sorted in place. */
     Item ofChecked(String[] names, AttributeValue[] values, int size);
 
+    /** See {@link ItemAccess#sharedNames}. */
+    String[] sharedNames(Item item);
+
+    /** See {@link ItemAccess#sharedValues}. */
+    AttributeValue[] sharedValues(Item item);
+
     /** The size {@code model} gave {@code item} and {@link #rememberSize} kept, or -1. */
     long sizeFor(Item item, Object model);
 
@@ -103,6 +109,24 @@ public final class ItemAccess {
    */
   public static Item ofChecked(String[] names, AttributeValue[] values, int size) {
     return accessor.ofChecked(names, values, size);
+  }
+
+  /**
+   * The names of an item built in a shape a driver handed over before (see {@code StoredShapes}):
+   * in name order, exactly as many as the item has attributes, and the very same array for every
+   * item of that shape, so that a reader can remember per array where each attribute is; null for
+   * any other item. The caller must not change the array.
+   */
+  public static String[] sharedNames(Item item) {
+    return accessor.sharedNames(item);
+  }
+
+  /**
+   * The values of an item whose {@link #sharedNames} are not null, in the order of those names (the
+   * array may be longer). The caller must not change the array.
+   */
+  public static AttributeValue[] sharedValues(Item item) {
+    return accessor.sharedValues(item);
   }
 
   /**

@@ -63,6 +63,16 @@ public final class Item {
           }
 
           @Override
+          public String[] sharedNames(Item item) {
+            return item.attributes instanceof SortedAttributes s ? s.sharedNames() : null;
+          }
+
+          @Override
+          public AttributeValue[] sharedValues(Item item) {
+            return ((SortedAttributes) item.attributes).valueArray();
+          }
+
+          @Override
           public long sizeFor(Item item, Object model) {
             SizeMemo m = item.size;
             return m != null && m.model == model ? m.bytes : -1;

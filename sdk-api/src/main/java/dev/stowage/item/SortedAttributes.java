@@ -23,13 +23,40 @@ final class SortedAttributes extends AbstractMap<String, AttributeValue> {
   private final String[] names;
   private final AttributeValue[] values;
   private final int size;
+
+  /**
+   * True if {@link #names} is the one array every item of a remembered shape holds ({@link
+   * StoredShapes}): a reader may then key what it worked out about the names on the array itself.
+   */
+  private final boolean sharedNames;
+
   private Set<Map.Entry<String, AttributeValue>> entries;
 
   /** Takes over arrays whose first {@code size} names are distinct and in name order. */
   SortedAttributes(String[] names, AttributeValue[] values, int size) {
+    this(names, values, size, false);
+  }
+
+  /**
+   * Takes over arrays whose first {@code size} names are distinct and in name order; {@code
+   * sharedNames}: the names array is a remembered shape's, exactly {@code size} long, shared by
+   * every item of that shape and never changed.
+   */
+  SortedAttributes(String[] names, AttributeValue[] values, int size, boolean sharedNames) {
     this.names = names;
     this.values = values;
     this.size = size;
+    this.sharedNames = sharedNames;
+  }
+
+  /** The names array if it is a remembered shape's (see the constructor), else null. */
+  String[] sharedNames() {
+    return sharedNames ? names : null;
+  }
+
+  /** The values array, in the order of the names; the caller must not change it. */
+  AttributeValue[] valueArray() {
+    return values;
   }
 
   /**

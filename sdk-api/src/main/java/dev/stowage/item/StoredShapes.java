@@ -26,8 +26,11 @@ final class StoredShapes {
    *
    * @param names the names as handed over, all valid and distinct
    * @param target {@code target[i]} is the position of {@code names[i]} in name order
+   * @param sorted the names in name order: the names array of every item of this shape, so that a
+   *     reader (the typed mapping) can recognise the shape by identity and look attributes up by
+   *     remembered positions
    */
-  private record Shape(String[] names, int[] target) {}
+  private record Shape(String[] names, int[] target, String[] sorted) {}
 
   private static int slot(String[] names, int size) {
     String first = names[0];
@@ -53,18 +56,17 @@ final class StoredShapes {
       }
     }
     int[] target = shape.target;
-    String[] n = new String[size];
     AttributeValue[] v = new AttributeValue[size];
     for (int i = 0; i < size; i++) {
       AttributeValue value = values[i];
       if (value == null) {
         throw new NullPointerException(names[i]);
       }
-      // The remembered names, not the given ones: equal, and their hash codes are cached.
-      n[target[i]] = known[i];
       v[target[i]] = value;
     }
-    return new SortedAttributes(n, v, size);
+    // The remembered names, not the given ones: equal, their hash codes cached, and one array for
+    // every item of the shape.
+    return new SortedAttributes(shape.sorted, v, size, true);
   }
 
   /**
@@ -77,12 +79,14 @@ final class StoredShapes {
     }
     int[] target = new int[size];
     String[] names = new String[size];
+    String[] inOrder = new String[size];
     for (int i = 0; i < size; i++) {
       target[i] = sorted.position(given[i]);
       // Interned, items of this shape hold the very strings that name the attributes in code
       // (literals, field names), which a lookup by name finds by identity before comparing.
       names[i] = given[i].intern();
+      inOrder[target[i]] = names[i];
     }
-    SHAPES[slot(given, size)] = new Shape(names, target);
+    SHAPES[slot(given, size)] = new Shape(names, target, inOrder);
   }
 }

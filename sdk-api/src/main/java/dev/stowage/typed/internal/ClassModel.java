@@ -1,9 +1,11 @@
 package dev.stowage.typed.internal;
 
+import dev.stowage.internal.ItemAccess;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.AttributeValue.BooleanValue;
 import dev.stowage.item.AttributeValue.NumberValue;
 import dev.stowage.item.AttributeValue.StringValue;
+import dev.stowage.item.Item;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -139,6 +141,78 @@ final class ClassModel {
   }
 
   /**
+   * Where each property's value is in the items of one shape (see {@link ItemAccess#sharedNames}):
+   * worked out once per shape, so that reading an item of it looks no attribute up by name.
+   *
+   * @param names the shape's names array, compared by identity
+   * @param positions per property (in {@link #decoded} order), the position of its attribute or of
+   *     the first of its aliases present, as {@link #decode(Map)} picks them; -1 if none is
+   */
+  private record Layout(String[] names, int[] positions) {}
+
+  /** Layouts of the shapes read recently; replaced in turn, racing writers at worst redo one. */
+  private final Layout[] layouts = new Layout[4];
+
+  private int nextLayout;
+
+  /**
+   * An instance from an item: as {@link #decode(Map)}, and the same values, but for an item of a
+   * remembered shape through the positions of its attributes instead of lookups by name.
+   */
+  Object decode(Item item) {
+    String[] names = ItemAccess.sharedNames(item);
+    if (names == null) {
+      return decode(item.attributes());
+    }
+    Layout layout = null;
+    for (Layout l : layouts) {
+      if (l != null && l.names == names) {
+        layout = l;
+        break;
+      }
+    }
+    if (layout == null) {
+      layout = layoutOf(names);
+    }
+    AttributeValue[] values = ItemAccess.sharedValues(item);
+    int[] positions = layout.positions;
+    Object[] args = defaults.clone();
+    for (int i = 0; i < positions.length; i++) {
+      int at = positions[i];
+      args[slots[i]] = value(i, at < 0 ? null : values[at]);
+    }
+    return instantiate.apply(args);
+  }
+
+  private Layout layoutOf(String[] names) {
+    int[] positions = new int[attributes.length];
+    for (int i = 0; i < positions.length; i++) {
+      int at = indexOf(names, attributes[i]);
+      if (at < 0 && aliases[i] != null) {
+        for (String alias : aliases[i]) {
+          at = indexOf(names, alias);
+          if (at >= 0) {
+            break;
+          }
+        }
+      }
+      positions[i] = at;
+    }
+    Layout layout = new Layout(names, positions);
+    layouts[nextLayout++ & (layouts.length - 1)] = layout;
+    return layout;
+  }
+
+  private static int indexOf(String[] names, String name) {
+    for (int i = 0; i < names.length; i++) {
+      if (names[i].equals(name)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /**
    * An instance from stored attributes; attributes the class does not map are ignored, absent ones
    * give the field's absent value.
    *
@@ -157,38 +231,40 @@ final class ClassModel {
           }
         }
       }
-      Object value;
-      try {
-        switch (kinds[i]) {
-          case STRING:
-            value = v instanceof StringValue s ? s.value() : decoded[i].write(v);
-            break;
-          case LONG:
-            value =
-                v instanceof NumberValue n
-                    ? (Object) n.value().longValueExact()
-                    : decoded[i].write(v);
-            break;
-          case INT:
-            value =
-                v instanceof NumberValue n
-                    ? (Object) n.value().intValueExact()
-                    : decoded[i].write(v);
-            break;
-          case BOOLEAN:
-            value = v instanceof BooleanValue b ? (Object) b.value() : decoded[i].write(v);
-            break;
-          default:
-            value = decoded[i].write(v);
-        }
-      } catch (FieldException e) {
-        throw e.within(decoded[i]);
-      } catch (RuntimeException e) {
-        throw new FieldException(decoded[i], e);
-      }
-      args[slots[i]] = value;
+      args[slots[i]] = value(i, v);
     }
     return instantiate.apply(args);
+  }
+
+  /**
+   * The value of property {@code i} (in {@link #decoded} order) for its stored form, or its absent
+   * value for null.
+   *
+   * @throws FieldException naming the property whose value does not fit
+   */
+  private Object value(int i, AttributeValue v) {
+    try {
+      switch (kinds[i]) {
+        case STRING:
+          return v instanceof StringValue s ? s.value() : decoded[i].write(v);
+        case LONG:
+          return v instanceof NumberValue n
+              ? (Object) n.value().longValueExact()
+              : decoded[i].write(v);
+        case INT:
+          return v instanceof NumberValue n
+              ? (Object) n.value().intValueExact()
+              : decoded[i].write(v);
+        case BOOLEAN:
+          return v instanceof BooleanValue b ? (Object) b.value() : decoded[i].write(v);
+        default:
+          return decoded[i].write(v);
+      }
+    } catch (FieldException e) {
+      throw e.within(decoded[i]);
+    } catch (RuntimeException e) {
+      throw new FieldException(decoded[i], e);
+    }
   }
 
   /**

@@ -314,7 +314,7 @@ public final class Mapper<T> {
    */
   public T fromItem(Item item, String table) {
     try {
-      return type.cast(model.decode(item.attributes()));
+      return type.cast(model.decode(item));
     } catch (ClassModel.FieldException e) {
       throw new InvalidRequestException(
           "item "

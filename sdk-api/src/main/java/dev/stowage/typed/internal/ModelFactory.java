@@ -10,6 +10,7 @@ import dev.stowage.typed.Compressed;
 import dev.stowage.typed.Convert;
 import dev.stowage.typed.Encrypted;
 import dev.stowage.typed.Ignore;
+import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
@@ -247,9 +248,9 @@ final class ModelFactory {
   private Function<Object[], Object> builderInstantiator(
       Class<?> type, MethodHandles.Lookup lookup, Method builderMethod, List<Field> fields) {
     Class<?> b = builderMethod.getReturnType();
-    Supplier<Object> start = Handles.supplier(lookup, builderMethod);
-    List<BiFunction<Object, Object, Object>> setters = new ArrayList<>();
-    for (Field f : fields) {
+    Method[] methods = new Method[fields.size()];
+    for (int i = 0; i < methods.length; i++) {
+      Field f = fields.get(i);
       Method m = method(b, f.getName(), f.getType());
       if (m == null) {
         m = method(b, "set" + capitalized(f.getName()), f.getType());
@@ -270,17 +271,25 @@ final class ModelFactory {
                 + ")",
             null);
       }
-      setters.add(Handles.setter(lookupOf(m.getDeclaringClass()), m));
+      methods[i] = m;
     }
     Method build = method(b, "build");
     if (build == null || !type.isAssignableFrom(build.getReturnType())) {
       throw new MappingException(
           type, null, "its builder " + b.getName() + " has no build()", null);
     }
-    Function<Object, Object> finish = Handles.getter(lookupOf(b), build);
-    int n = setters.size();
+    Function<Object[], Object> chain = builderChain(lookup, builderMethod, methods, build, b);
+    if (chain != null) {
+      return chain;
+    }
+    Supplier<Object> start = Handles.supplier(lookup, builderMethod);
     @SuppressWarnings("unchecked")
-    BiFunction<Object, Object, Object>[] set = setters.toArray(new BiFunction[0]);
+    BiFunction<Object, Object, Object>[] set = new BiFunction[methods.length];
+    for (int i = 0; i < methods.length; i++) {
+      set[i] = Handles.setter(lookupOf(methods[i].getDeclaringClass()), methods[i]);
+    }
+    Function<Object, Object> finish = Handles.getter(lookupOf(b), build);
+    int n = set.length;
     return args -> {
       Object builder = start.get();
       for (int i = 0; i < n; i++) {
@@ -293,6 +302,25 @@ final class ModelFactory {
       }
       return finish.apply(builder);
     };
+  }
+
+  /** The builder sequence as one method handle ({@link BuilderChain}), or null if not possible. */
+  private Function<Object[], Object> builderChain(
+      MethodHandles.Lookup lookup,
+      Method builderMethod,
+      Method[] setters,
+      Method build,
+      Class<?> b) {
+    try {
+      MethodHandle[] handles = new MethodHandle[setters.length];
+      for (int i = 0; i < setters.length; i++) {
+        handles[i] = lookupOf(setters[i].getDeclaringClass()).unreflect(setters[i]);
+      }
+      return BuilderChain.of(
+          lookup.unreflect(builderMethod), handles, lookupOf(b).unreflect(build), b);
+    } catch (IllegalAccessException | RuntimeException e) {
+      return null;
+    }
   }
 
   private static Method findBuilder(Class<?> type) {
