@@ -133,19 +133,36 @@ public final class AttributeMapper {
   public static Item itemFrom(
       Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> item,
       String hidden) {
-    int n = item.size();
-    String[] names = new String[n];
-    AttributeValue[] values = new AttributeValue[n];
-    int i = 0;
-    for (Map.Entry<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> e :
-        item.entrySet()) {
-      String k = e.getKey();
-      if (!k.equals(hidden)) {
-        names[i] = k;
-        values[i++] = fromNative(e.getValue());
+    // Through forEach, which walks a hash map's table directly: no iterator and no entry objects
+    // (an unmodifiable map, as the SDK hands items over, wraps every entry for an iterator).
+    Translation t = new Translation(item.size(), hidden);
+    item.forEach(t);
+    return StoredItems.of(t.names, t.values, t.size);
+  }
+
+  /** The arrays {@link #itemFrom} fills, one attribute at a time. */
+  private static final class Translation
+      implements java.util.function.BiConsumer<
+          String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> {
+    final String[] names;
+    final AttributeValue[] values;
+    final String hidden;
+    int size;
+
+    Translation(int n, String hidden) {
+      this.names = new String[n];
+      this.values = new AttributeValue[n];
+      this.hidden = hidden;
+    }
+
+    @Override
+    public void accept(
+        String name, software.amazon.awssdk.services.dynamodb.model.AttributeValue value) {
+      if (!name.equals(hidden)) {
+        names[size] = name;
+        values[size++] = fromNative(value);
       }
     }
-    return StoredItems.of(names, values, i);
   }
 
   /** The Stowage value of a native value. */
