@@ -36,6 +36,12 @@ public final class ItemAccess {
 
     /** Keeps the size {@code model} gives {@code item}. */
     void rememberSize(Item item, Object model, long bytes);
+
+    /** The key {@link #rememberKey} kept for {@code item} under {@code schema}, or null. */
+    dev.stowage.item.Key keyFor(Item item, Object schema);
+
+    /** Keeps {@code key}, the key of {@code item} under {@code schema}. */
+    void rememberKey(Item item, Object schema, dev.stowage.item.Key key);
   }
 
   private static Accessor accessor;
@@ -117,5 +123,23 @@ public final class ItemAccess {
       accessor.rememberSize(item, model, n);
     }
     return n;
+  }
+
+  /**
+   * The key of {@code item} under {@code schema} kept by {@link #rememberKey}, or null: {@link
+   * dev.stowage.KeySchema#keyOf} asks before reading the key attributes.
+   */
+  public static dev.stowage.item.Key keyFor(Item item, dev.stowage.KeySchema schema) {
+    return accessor.keyFor(item, schema);
+  }
+
+  /**
+   * Keeps the key of a stored item the core has just built, whose key attributes hold exactly
+   * {@code key}'s values, so that every later {@link dev.stowage.KeySchema#keyOf} of it under
+   * {@code schema} (the driver's, the metrics') is a field read.
+   */
+  public static void rememberKey(
+      Item item, dev.stowage.KeySchema schema, dev.stowage.item.Key key) {
+    accessor.rememberKey(item, schema, key);
   }
 }

@@ -4,6 +4,7 @@ import dev.stowage.AttributePolicy;
 import dev.stowage.IndexSpec;
 import dev.stowage.InvalidRequestException;
 import dev.stowage.ItemTooLargeException;
+import dev.stowage.KeySchema;
 import dev.stowage.TableSpec;
 import dev.stowage.codec.Codecs;
 import dev.stowage.codec.internal.EnvelopeCodec;
@@ -17,6 +18,7 @@ import dev.stowage.item.Bytes;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.item.KeyValue;
+import dev.stowage.item.Utf8Order;
 import dev.stowage.spi.DriverLimits;
 import dev.stowage.spi.IndexLayout;
 import java.util.ArrayList;
@@ -52,6 +54,9 @@ final class StoredForm {
   // No attribute of the table declares a codec (compression or encryption).
   private final boolean plainOnly;
   private final LastPartition[] lastPartitions;
+  // The reserved attributes encode appends after the user's (index values in index order, then
+  // request ids and the write id) follow each other in name order.
+  private final boolean reservedInOrder;
 
   /** A form that counts no compression. */
   StoredForm(TableSpec spec, Codecs codecs, DriverLimits limits) {
@@ -72,6 +77,20 @@ final class StoredForm {
     this.fingerprints = spec.indexes().stream().mapToInt(IndexValues::fingerprint).toArray();
     this.plainOnly = spec.policies().values().stream().noneMatch(AttributePolicy::encoded);
     this.lastPartitions = new LastPartition[fingerprints.length];
+    List<String> reserved = new ArrayList<>();
+    for (int i = 0; i < layouts.size(); i++) {
+      if (!spec.indexes().get(i).isNative()) {
+        reserved.add(layouts.get(i).partitionAttribute());
+        reserved.add(layouts.get(i).sortAttribute());
+      }
+    }
+    reserved.add(REQUEST_IDS);
+    reserved.add(WRITE_ID);
+    boolean inOrder = true;
+    for (int i = 1; i < reserved.size(); i++) {
+      inOrder &= Utf8Order.compare(reserved.get(i - 1), reserved.get(i)) < 0;
+    }
+    this.reservedInOrder = inOrder;
   }
 
   /**
@@ -111,6 +130,9 @@ final class StoredForm {
     String[] names = new String[room];
     AttributeValue[] values = new AttributeValue[room];
     int n = 0;
+    KeySchema keys = spec.keySchema();
+    AttributeValue partitionValue = null;
+    AttributeValue sortValue = null;
     for (Map.Entry<String, AttributeValue> e : user.attributes().entrySet()) {
       String name = e.getKey();
       if (AttributeNames.isReserved(name)) {
@@ -127,8 +149,13 @@ final class StoredForm {
                 + AttributeNames.RESERVED_PREFIX
                 + "' that Stowage uses for its own attributes; it cannot be written");
       }
-      if (spec.keySchema().isKeyAttribute(name)) {
+      if (keys.isKeyAttribute(name)) {
         // Keys are stored byte for byte: the driver looks them up by the raw key value.
+        if (name.equals(keys.partitionName())) {
+          partitionValue = e.getValue();
+        } else {
+          sortValue = e.getValue();
+        }
         names[n] = name;
         values[n++] = e.getValue();
         continue;
@@ -139,8 +166,13 @@ final class StoredForm {
             "attribute '" + name + "' of item " + key + " in table '" + spec.name() + "'",
             e.getValue());
       }
-      AttributePolicy policy = spec.policy(name);
       names[n] = name;
+      if (plainOnly) {
+        // No attribute declares a codec: every value is stored exactly as given.
+        values[n++] = e.getValue();
+        continue;
+      }
+      AttributePolicy policy = spec.policy(name);
       values[n++] =
           codec.encode(
               spec.name(),
@@ -150,6 +182,7 @@ final class StoredForm {
               e.getValue(),
               policy.compressed() ? compression : null);
     }
+    int userCount = n;
     for (int i = 0; i < layouts.size(); i++) {
       IndexLayout layout = layouts.get(i);
       if (spec.indexes().get(i).isNative()) {
@@ -175,7 +208,21 @@ final class StoredForm {
       names[n] = WRITE_ID;
       values[n++] = AttributeValue.of(writeId);
     }
-    return ItemAccess.ofChecked(names, values, n);
+    // The reserved names follow each other in name order (see reservedInOrder); when the user's
+    // last name sorts before them too, the arrays are in order already and need no sorting.
+    Item stored =
+        reservedInOrder
+                && (userCount == 0
+                    || userCount == n
+                    || Utf8Order.compare(names[userCount - 1], names[userCount]) < 0)
+            ? ItemAccess.ofSorted(names, values, n)
+            : ItemAccess.ofChecked(names, values, n);
+    if (key.partition().equals(partitionValue)
+        && java.util.Objects.equals(key.sortOrNull(), sortValue)) {
+      // The stored item holds exactly this key: the driver and the metrics read it from here.
+      ItemAccess.rememberKey(stored, keys, key);
+    }
+    return stored;
   }
 
   /**
@@ -223,12 +270,18 @@ final class StoredForm {
     if (index.isNative()) {
       return null;
     }
-    List<KeyValue> p = indexValues(attributes, index, index.partitionAttributes(), strict);
+    // The partition values are mostly those of the last item (index partitions are few): compared
+    // with them where they stand, without a list.
+    BinaryValue pv = lastPartitionValue(i, attributes, index.partitionAttributes());
+    List<KeyValue> p =
+        pv != null ? null : indexValues(attributes, index, index.partitionAttributes(), strict);
     List<KeyValue> s = indexValues(attributes, index, index.sortAttributes(), strict);
-    if (p == null || s == null) {
+    if ((pv == null && p == null) || s == null) {
       return null;
     }
-    BinaryValue pv = partitionValue(i, p);
+    if (pv == null) {
+      pv = partitionValue(i, p);
+    }
     BinaryValue sv = TupleEncoding.binary(s);
     int partitionBytes = pv.value().size() - DriverLimits.INDEX_VALUE_OVERHEAD;
     int sortBytes =
@@ -257,6 +310,24 @@ final class StoredForm {
     BinaryValue v = IndexValues.partition(fingerprints[i], values);
     lastPartitions[i] = new LastPartition(List.copyOf(values), v);
     return v;
+  }
+
+  /**
+   * The last partition value encoded for index {@code i} if the item's partition attributes hold
+   * the same values, else null (also when one is missing or no key value: the caller decides).
+   */
+  private BinaryValue lastPartitionValue(int i, Item attributes, List<String> names) {
+    LastPartition last = lastPartitions[i];
+    if (last == null) {
+      return null;
+    }
+    for (int j = 0; j < names.size(); j++) {
+      AttributeValue v = attributes.attributes().get(names.get(j));
+      if (!(v instanceof KeyValue) || !v.equals(last.values().get(j))) {
+        return null;
+      }
+    }
+    return last.value();
   }
 
   /** An index's partition values and their encoding (immutable, so safe to share racily). */
