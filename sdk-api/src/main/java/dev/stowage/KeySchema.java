@@ -119,7 +119,8 @@ public final class KeySchema {
     if (v == null) {
       throw new InvalidRequestException("item lacks key attribute '" + name + "'");
     }
-    if (!(v instanceof KeyValue kv) || v.type() != type) {
+    KeyValue kv = dev.stowage.internal.KeyValues.asKey(v);
+    if (kv == null || kv.type() != type) {
       throw new InvalidRequestException(
           "key attribute '" + name + "' must be " + type + " but is " + v.type());
     }

@@ -57,6 +57,8 @@ final class StoredForm {
   // The reserved attributes encode appends after the user's (index values in index order, then
   // request ids and the write id) follow each other in name order.
   private final boolean reservedInOrder;
+  // How many indexes get synthesized values (the indexes Stowage maintains).
+  private final int synthesizedIndexes;
 
   /** A form that counts no compression. */
   StoredForm(TableSpec spec, Codecs codecs, DriverLimits limits) {
@@ -91,6 +93,7 @@ final class StoredForm {
       inOrder &= Utf8Order.compare(reserved.get(i - 1), reserved.get(i)) < 0;
     }
     this.reservedInOrder = inOrder;
+    this.synthesizedIndexes = reserved.size() / 2 - 1;
   }
 
   /**
@@ -126,7 +129,11 @@ final class StoredForm {
   Item encode(Item user, Key key, List<String> requestIds, String writeId, boolean strictIndexes) {
     // Two arrays handed over to the stored item: the user's attributes come checked and in name
     // order, the reserved ones are placed by the item's insertion sort (a few comparisons).
-    int room = user.size() + 2 * layouts.size() + 2;
+    int room =
+        user.size()
+            + 2 * synthesizedIndexes
+            + (requestIds.isEmpty() ? 0 : 1)
+            + (writeId == null ? 0 : 1);
     String[] names = new String[room];
     AttributeValue[] values = new AttributeValue[room];
     int n = 0;
@@ -323,7 +330,7 @@ final class StoredForm {
     }
     for (int j = 0; j < names.size(); j++) {
       AttributeValue v = attributes.attributes().get(names.get(j));
-      if (!(v instanceof KeyValue) || !v.equals(last.values().get(j))) {
+      if (KeyValues.asKey(v) == null || !v.equals(last.values().get(j))) {
         return null;
       }
     }
@@ -462,7 +469,8 @@ final class StoredForm {
       if (v == null) {
         return null;
       }
-      if (!(v instanceof KeyValue kv)) {
+      KeyValue kv = KeyValues.asKey(v);
+      if (kv == null) {
         if (!strict) {
           return null;
         }

@@ -54,8 +54,9 @@ public final class TupleEncoding {
     Buffer out = new Buffer(head.length + 32);
     out.writeBytes(head);
     out.write(VERSION);
-    for (int i = 0; i < tuple.size(); i++) {
-      component(out, tuple.get(i), true);
+    List<?> values = tuple;
+    for (int i = 0; i < values.size(); i++) {
+      component(out, values.get(i), true);
     }
     return out.toByteArray();
   }
@@ -115,7 +116,9 @@ public final class TupleEncoding {
     return new String(end, 0, end.length);
   }
 
-  private static void component(Buffer out, KeyValue v, boolean terminate) {
+  // Takes an Object, so that reading a tuple's list costs no cast to the KeyValue interface (see
+  // KeyValues for why such casts are dear): the checks below are of the three final classes.
+  private static void component(Buffer out, Object v, boolean terminate) {
     if (v instanceof BinaryValue b) {
       out.write(BINARY);
       escapeInto(out, b.value().toByteArray(), terminate);

@@ -237,9 +237,7 @@ public final class MemoryDriver implements StorageDriver {
       Key key = table.keySchema().keyOf(item);
       if (expect instanceof Expectation.Any) {
         // Nothing to check first: one walk of the ordered map stores and finds the replaced item.
-        MemoryTable.Written w = t.put(key, item);
-        return new WriteResult(
-            returnPrevious ? Optional.ofNullable(w.replaced()) : Optional.empty(), w.token());
+        return t.put(key, item, returnPrevious);
       }
       StoredItem previous = t.find(key);
       check(key, previous, expect);

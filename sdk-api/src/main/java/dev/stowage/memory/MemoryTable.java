@@ -13,6 +13,7 @@ import dev.stowage.spi.KeyRange;
 import dev.stowage.spi.QueryResult;
 import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.TableLayout;
+import dev.stowage.spi.WriteResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -176,16 +177,8 @@ final class MemoryTable {
 
   /** Stores an item; the caller holds the table lock. */
   String write(Key key, Item item) {
-    return put(key, item).token();
+    return put(key, item, false).token();
   }
-
-  /**
-   * What a write did: the new version's token and the version it replaced (null: none).
-   *
-   * @param token the stored version's token
-   * @param replaced the version replaced, or null
-   */
-  record Written(String token, StoredItem replaced) {}
 
   /**
    * Places a new version in its partition's map, by the one walk of the map that finds the version
@@ -210,10 +203,10 @@ final class MemoryTable {
   private final Replacer replacer = new Replacer();
 
   /**
-   * Stores an item and answers the version it replaced, found by the same walk of the ordered map
-   * that stores it; the caller holds the table lock.
+   * Stores an item and answers its token and, if asked, the version it replaced, found by the same
+   * walk of the ordered map that stores it; the caller holds the table lock.
    */
-  Written put(Key key, Item item) {
+  WriteResult put(Key key, Item item, boolean returnPrevious) {
     long size = dev.stowage.internal.ItemAccess.itemBytes(item, limits.sizeModel());
     if (size > limits.maxItemBytes() || item.size() > limits.maxAttributes()) {
       throw new ItemTooLargeException(
@@ -238,7 +231,7 @@ final class MemoryTable {
     IndexLayout[] ils = indexLayouts;
     if (ils.length == 0) {
       Row old = part.put(key, new Row(stored, NO_ENTRIES, NO_PARTITIONS));
-      return new Written(token, old == null ? null : old.stored);
+      return written(token, old, returnPrevious);
     }
     Replacer r = replacer;
     r.stored = stored;
@@ -265,7 +258,13 @@ final class MemoryTable {
         leave(ils[i], old.indexPartitions[i], before);
       }
     }
-    return new Written(token, old == null ? null : old.stored);
+    return written(token, old, returnPrevious);
+  }
+
+  private static WriteResult written(String token, Row replaced, boolean returnPrevious) {
+    return new WriteResult(
+        returnPrevious && replaced != null ? Optional.of(replaced.stored) : Optional.empty(),
+        token);
   }
 
   /** Removes an item; the caller holds the table lock. */
@@ -360,7 +359,8 @@ final class MemoryTable {
   }
 
   private static KeyValue typed(Item item, String name, dev.stowage.item.AttributeType type) {
-    return item.attributes().get(name) instanceof KeyValue k && k.type() == type ? k : null;
+    KeyValue k = dev.stowage.internal.KeyValues.asKey(item.attributes().get(name));
+    return k != null && k.type() == type ? k : null;
   }
 
   QueryResult query(DriverQuery q) {
