@@ -37,6 +37,12 @@ public final class ItemAccess {
     /** Keeps the size {@code model} gives {@code item}. */
     void rememberSize(Item item, Object model, long bytes);
 
+    /** The item's names in name order (its first {@code size()}), or null; never to be changed. */
+    String[] names(Item item);
+
+    /** The item's values in the order of {@link #names}, or null; never to be changed. */
+    AttributeValue[] values(Item item);
+
     /** The key {@link #rememberKey} kept for {@code item} under {@code schema}, or null. */
     dev.stowage.item.Key keyFor(Item item, Object schema);
 
@@ -123,6 +129,20 @@ public final class ItemAccess {
       accessor.rememberSize(item, model, n);
     }
     return n;
+  }
+
+  /**
+   * The names of {@code item} in name order, its first {@link Item#size()} entries, or null if the
+   * item does not keep them in an array: for loops over every attribute of an item on the write
+   * path, which then allocate no entries. The array is the item's own: never to be changed.
+   */
+  public static String[] names(Item item) {
+    return accessor.names(item);
+  }
+
+  /** The values of {@code item} in the order of {@link #names}, or null likewise; never changed. */
+  public static AttributeValue[] values(Item item) {
+    return accessor.values(item);
   }
 
   /**

@@ -57,6 +57,11 @@ final class StoredForm {
   // The reserved attributes encode appends after the user's (index values in index order, then
   // request ids and the write id) follow each other in name order.
   private final boolean reservedInOrder;
+  // The key attributes' names and hash codes (sortName null, sortHash 0 without a sort key).
+  private final String partitionName;
+  private final int partitionHash;
+  private final String sortName;
+  private final int sortHash;
   // How many indexes get synthesized values (the indexes Stowage maintains).
   private final int synthesizedIndexes;
 
@@ -93,6 +98,10 @@ final class StoredForm {
       inOrder &= Utf8Order.compare(reserved.get(i - 1), reserved.get(i)) < 0;
     }
     this.reservedInOrder = inOrder;
+    this.partitionName = spec.keySchema().partitionName();
+    this.partitionHash = partitionName.hashCode();
+    this.sortName = spec.keySchema().sortName().orElse(null);
+    this.sortHash = sortName == null ? 0 : sortName.hashCode();
     this.synthesizedIndexes = reserved.size() / 2 - 1;
   }
 
@@ -140,8 +149,20 @@ final class StoredForm {
     KeySchema keys = spec.keySchema();
     AttributeValue partitionValue = null;
     AttributeValue sortValue = null;
-    for (Map.Entry<String, AttributeValue> e : user.attributes().entrySet()) {
-      String name = e.getKey();
+    String[] userNames = ItemAccess.names(user);
+    AttributeValue[] userValues = ItemAccess.values(user);
+    if (userNames == null) {
+      userNames = new String[user.size()];
+      userValues = new AttributeValue[user.size()];
+      int i = 0;
+      for (Map.Entry<String, AttributeValue> e : user.attributes().entrySet()) {
+        userNames[i] = e.getKey();
+        userValues[i++] = e.getValue();
+      }
+    }
+    for (int i = 0, count = user.size(); i < count; i++) {
+      String name = userNames[i];
+      AttributeValue value = userValues[i];
       if (AttributeNames.isReserved(name)) {
         // Only items built through internal accessors can get here: the public builders refuse
         // these names. A planted request id or index value would corrupt idempotency or indexes.
@@ -156,38 +177,34 @@ final class StoredForm {
                 + AttributeNames.RESERVED_PREFIX
                 + "' that Stowage uses for its own attributes; it cannot be written");
       }
-      if (keys.isKeyAttribute(name)) {
+      int hash = name.hashCode();
+      boolean partition = hash == partitionHash && name.equals(partitionName);
+      if (partition || hash == sortHash && name.equals(sortName)) {
         // Keys are stored byte for byte: the driver looks them up by the raw key value.
-        if (name.equals(keys.partitionName())) {
-          partitionValue = e.getValue();
+        if (partition) {
+          partitionValue = value;
         } else {
-          sortValue = e.getValue();
+          sortValue = value;
         }
         names[n] = name;
-        values[n++] = e.getValue();
+        values[n++] = value;
         continue;
       }
-      if (Nesting.levels(e.getValue()) > AttributeValue.MAX_NESTING) {
+      if (Nesting.levels(value) > AttributeValue.MAX_NESTING) {
         // (The message is only built for a value that fails: this runs for every attribute.)
         Nesting.check(
-            "attribute '" + name + "' of item " + key + " in table '" + spec.name() + "'",
-            e.getValue());
+            "attribute '" + name + "' of item " + key + " in table '" + spec.name() + "'", value);
       }
       names[n] = name;
       if (plainOnly) {
         // No attribute declares a codec: every value is stored exactly as given.
-        values[n++] = e.getValue();
+        values[n++] = value;
         continue;
       }
       AttributePolicy policy = spec.policy(name);
       values[n++] =
           codec.encode(
-              spec.name(),
-              key,
-              name,
-              policy,
-              e.getValue(),
-              policy.compressed() ? compression : null);
+              spec.name(), key, name, policy, value, policy.compressed() ? compression : null);
     }
     int userCount = n;
     for (int i = 0; i < layouts.size(); i++) {

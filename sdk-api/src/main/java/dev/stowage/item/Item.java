@@ -74,6 +74,16 @@ public final class Item {
           }
 
           @Override
+          public String[] names(Item item) {
+            return item.attributes instanceof SortedAttributes s ? s.nameArray() : null;
+          }
+
+          @Override
+          public AttributeValue[] values(Item item) {
+            return item.attributes instanceof SortedAttributes s ? s.valueArray() : null;
+          }
+
+          @Override
           public Key keyFor(Item item, Object schema) {
             KeyMemo m = item.key;
             return m != null && (m.schema == schema || m.schema.equals(schema)) ? m.key : null;

@@ -160,6 +160,16 @@ final class SortedAttributes extends AbstractMap<String, AttributeValue> {
     return -1;
   }
 
+  /** The names in name order, the first {@link #size()} of them in use; never to be changed. */
+  String[] nameArray() {
+    return names;
+  }
+
+  /** The values, in the order of {@link #nameArray()}; never to be changed. */
+  AttributeValue[] valueArray() {
+    return values;
+  }
+
   /** The position of {@code name} in name order, or -1. */
   int position(String name) {
     return indexOf(name);

@@ -53,6 +53,16 @@ final class FitPlanner {
       checkIndexed(table, spec, limits, attributes, index.partitionAttributes());
       checkIndexed(table, spec, limits, attributes, index.sortAttributes());
     }
+    String[] names = ItemAccess.names(item);
+    if (names != null) {
+      AttributeValue[] values = ItemAccess.values(item);
+      for (int i = 0, n = item.size(); i < n; i++) {
+        if (names[i].startsWith(INDEX_PREFIX)) {
+          checkIndexed(table, names[i], values[i], limits.maxIndexTupleBytes());
+        }
+      }
+      return;
+    }
     for (Map.Entry<String, AttributeValue> e : attributes.entrySet()) {
       if (e.getKey().startsWith(INDEX_PREFIX)) {
         checkIndexed(table, e.getKey(), e.getValue(), limits.maxIndexTupleBytes());
