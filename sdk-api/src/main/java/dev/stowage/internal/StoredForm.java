@@ -521,8 +521,15 @@ final class StoredForm {
     String[] names = new String[room];
     AttributeValue[] values = new AttributeValue[room];
     int n = 0;
-    for (Map.Entry<String, AttributeValue> e : stored.attributes().entrySet()) {
-      String name = e.getKey();
+    String[] storedNames = ItemAccess.names(stored);
+    AttributeValue[] storedValues = ItemAccess.values(stored);
+    if (storedNames == null) {
+      storedNames = stored.attributes().keySet().toArray(String[]::new);
+      storedValues = stored.attributes().values().toArray(AttributeValue[]::new);
+    }
+    for (int i = 0; i < room; i++) {
+      String name = storedNames[i];
+      AttributeValue value = storedValues[i];
       if (AttributeNames.isReserved(name)) {
         continue;
       }
@@ -531,10 +538,12 @@ final class StoredForm {
         continue;
       }
       names[n] = name;
+      // With no codec declared only a binary value can be an envelope (left from an earlier
+      // policy); anything else reads as stored, as the codec would give it back.
       values[n++] =
-          isKey
-              ? e.getValue()
-              : codecs.decode(spec.name(), key, name, spec.policy(name), e.getValue());
+          isKey || plainOnly && !(value instanceof BinaryValue)
+              ? value
+              : codecs.decode(spec.name(), key, name, spec.policy(name), value);
     }
     return ItemAccess.ofSorted(names, values, n);
   }
@@ -547,6 +556,16 @@ final class StoredForm {
   private boolean readsAsStored(Item stored) {
     if (!plainOnly) {
       return false;
+    }
+    String[] names = ItemAccess.names(stored);
+    if (names != null) {
+      AttributeValue[] values = ItemAccess.values(stored);
+      for (int i = 0, n = stored.size(); i < n; i++) {
+        if (values[i] instanceof BinaryValue || AttributeNames.isReserved(names[i])) {
+          return false;
+        }
+      }
+      return true;
     }
     for (Map.Entry<String, AttributeValue> e : stored.attributes().entrySet()) {
       if (e.getValue() instanceof BinaryValue || AttributeNames.isReserved(e.getKey())) {
