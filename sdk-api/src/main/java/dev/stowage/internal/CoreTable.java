@@ -247,15 +247,11 @@ final class CoreTable implements Table {
   }
 
   private void validateVersionType(Item item) {
-    spec.versionAttribute()
-        .flatMap(item::find)
-        .ifPresent(
-            v -> {
-              if (!(v instanceof NumberValue)) {
-                throw new InvalidRequestException(
-                    "version attribute '" + spec.versionAttribute().get() + "' must be a number");
-              }
-            });
+    String version = spec.versionAttribute().orElse(null);
+    AttributeValue v = version == null ? null : item.attributes().get(version);
+    if (v != null && !(v instanceof NumberValue)) {
+      throw new InvalidRequestException("version attribute '" + version + "' must be a number");
+    }
   }
 
   private void writeUnconditionally(Item item, Key key) {
