@@ -85,6 +85,11 @@ public final class KeySchema {
    * @throws InvalidRequestException if a key attribute is missing or of the wrong type
    */
   public Key keyOf(Item item) {
+    // A stored item the core built knows its key: no attribute to look up twice per write.
+    Key known = dev.stowage.internal.ItemAccess.keyFor(item, this);
+    if (known != null) {
+      return known;
+    }
     KeyValue p = component(item, partitionName, partitionType);
     return sortName == null ? Key.of(p) : Key.of(p, component(item, sortName, sortType));
   }
@@ -96,22 +101,26 @@ public final class KeySchema {
    */
   public Key validate(Key key) {
     check(key.partition(), partitionName, partitionType);
-    if (hasSort() != key.sort().isPresent()) {
+    KeyValue sort = key.sortOrNull();
+    if (hasSort() != (sort != null)) {
       throw new InvalidRequestException(
           hasSort()
               ? "key " + key + " lacks the sort key '" + sortName + "'"
               : "key " + key + " has a sort value but the table has no sort key");
     }
-    key.sort().ifPresent(s -> check(s, sortName, sortType));
+    if (sort != null) {
+      check(sort, sortName, sortType);
+    }
     return key;
   }
 
   private static KeyValue component(Item item, String name, AttributeType type) {
-    var v =
-        item.find(name)
-            .orElseThrow(
-                () -> new InvalidRequestException("item lacks key attribute '" + name + "'"));
-    if (!(v instanceof KeyValue kv) || v.type() != type) {
+    var v = item.attributes().get(name);
+    if (v == null) {
+      throw new InvalidRequestException("item lacks key attribute '" + name + "'");
+    }
+    KeyValue kv = dev.stowage.internal.KeyValues.asKey(v);
+    if (kv == null || kv.type() != type) {
       throw new InvalidRequestException(
           "key attribute '" + name + "' must be " + type + " but is " + v.type());
     }

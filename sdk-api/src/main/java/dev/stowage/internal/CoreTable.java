@@ -248,44 +248,51 @@ final class CoreTable implements Table, UpdateWithoutReadBack {
   }
 
   private void validateVersionType(Item item) {
-    spec.versionAttribute()
-        .flatMap(item::find)
-        .ifPresent(
-            v -> {
-              if (!(v instanceof NumberValue)) {
-                throw new InvalidRequestException(
-                    "version attribute '" + spec.versionAttribute().get() + "' must be a number");
-              }
-            });
+    String version = spec.versionAttribute().orElse(null);
+    AttributeValue v = version == null ? null : item.attributes().get(version);
+    if (v != null && !(v instanceof NumberValue)) {
+      throw new InvalidRequestException("version attribute '" + version + "' must be a number");
+    }
   }
 
   private void writeUnconditionally(Item item, Key key) {
     Item stored = form.encode(item, key, List.of());
     OverflowHandler.Prepared prepared = overflowWrites.prepare(stored);
-    boolean returnReplaced = overflowWrites.replacedMayHaveBlobs();
+    UnconditionalPut put = new UnconditionalPut(prepared, overflowWrites.replacedMayHaveBlobs());
     WriteResult result;
-    boolean[] lostResponse = {false};
     try {
       shared.metrics.writes.increment();
-      result =
-          retrier.call(
-              () -> {
-                try {
-                  return shared.driver.put(
-                      layout, prepared.item(), Expectation.ANY, returnReplaced);
-                } catch (UnavailableException e) {
-                  lostResponse[0] = true;
-                  throw e;
-                }
-              });
+      result = retrier.call(put);
     } catch (StowageException e) {
-      if (!lostResponse[0]) {
+      if (!put.lostResponse) {
         overflowWrites.abandonIfDefinite(prepared, e);
       }
       throw e;
     }
     // (The version a landed attempt whose response was lost replaced is left to the sweeper.)
     overflowWrites.releaseReplaced(result.previous(), prepared);
+  }
+
+  /** The attempts of an unconditional put, noting whether one may have landed unanswered. */
+  private final class UnconditionalPut implements java.util.function.Supplier<WriteResult> {
+    private final OverflowHandler.Prepared prepared;
+    private final boolean returnReplaced;
+    boolean lostResponse;
+
+    UnconditionalPut(OverflowHandler.Prepared prepared, boolean returnReplaced) {
+      this.prepared = prepared;
+      this.returnReplaced = returnReplaced;
+    }
+
+    @Override
+    public WriteResult get() {
+      try {
+        return shared.driver.put(layout, prepared.item(), Expectation.ANY, returnReplaced);
+      } catch (UnavailableException e) {
+        lostResponse = true;
+        throw e;
+      }
+    }
   }
 
   @Override

@@ -42,6 +42,18 @@ public final class ItemAccess {
 
     /** Keeps the size {@code model} gives {@code item}. */
     void rememberSize(Item item, Object model, long bytes);
+
+    /** The item's names in name order (its first {@code size()}), or null; never to be changed. */
+    String[] names(Item item);
+
+    /** The item's values in the order of {@link #names}, or null; never to be changed. */
+    AttributeValue[] values(Item item);
+
+    /** The key {@link #rememberKey} kept for {@code item} under {@code schema}, or null. */
+    dev.stowage.item.Key keyFor(Item item, Object schema);
+
+    /** Keeps {@code key}, the key of {@code item} under {@code schema}. */
+    void rememberKey(Item item, Object schema, dev.stowage.item.Key key);
   }
 
   private static Accessor accessor;
@@ -141,5 +153,37 @@ public final class ItemAccess {
       accessor.rememberSize(item, model, n);
     }
     return n;
+  }
+
+  /**
+   * The names of {@code item} in name order, its first {@link Item#size()} entries, or null if the
+   * item does not keep them in an array: for loops over every attribute of an item on the write
+   * path, which then allocate no entries. The array is the item's own: never to be changed.
+   */
+  public static String[] names(Item item) {
+    return accessor.names(item);
+  }
+
+  /** The values of {@code item} in the order of {@link #names}, or null likewise; never changed. */
+  public static AttributeValue[] values(Item item) {
+    return accessor.values(item);
+  }
+
+  /**
+   * The key of {@code item} under {@code schema} kept by {@link #rememberKey}, or null: {@link
+   * dev.stowage.KeySchema#keyOf} asks before reading the key attributes.
+   */
+  public static dev.stowage.item.Key keyFor(Item item, dev.stowage.KeySchema schema) {
+    return accessor.keyFor(item, schema);
+  }
+
+  /**
+   * Keeps the key of a stored item the core has just built, whose key attributes hold exactly
+   * {@code key}'s values, so that every later {@link dev.stowage.KeySchema#keyOf} of it under
+   * {@code schema} (the driver's, the metrics') is a field read.
+   */
+  public static void rememberKey(
+      Item item, dev.stowage.KeySchema schema, dev.stowage.item.Key key) {
+    accessor.rememberKey(item, schema, key);
   }
 }

@@ -13,10 +13,12 @@ import java.nio.charset.StandardCharsets;
 final class KeyRules {
   private final KeySchema schema;
   private final DriverLimits limits;
+  private final String sortName;
 
   KeyRules(KeySchema schema, DriverLimits limits) {
     this.schema = schema;
     this.limits = limits;
+    this.sortName = schema.sortName().orElse(null);
   }
 
   /**
@@ -28,7 +30,7 @@ final class KeyRules {
     schema.validate(key);
     checkSize(key.partition(), schema.partitionName(), limits.maxPartitionKeyBytes());
     if (key.sortOrNull() != null) {
-      checkSize(key.sortOrNull(), schema.sortName().orElseThrow(), limits.maxSortKeyBytes());
+      checkSize(key.sortOrNull(), sortName, limits.maxSortKeyBytes());
     }
     return key;
   }

@@ -18,6 +18,7 @@ import dev.stowage.spi.SizeModel;
 import dev.stowage.spi.StorageDriver;
 import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.TableLayout;
+import dev.stowage.spi.TableRef;
 import dev.stowage.spi.TxOp;
 import dev.stowage.spi.WriteOp;
 import dev.stowage.spi.WriteResult;
@@ -105,7 +106,23 @@ public final class MeteredDriver extends ForwardingDriver {
   }
 
   private OperationCounters counters(TableLayout table, Op op) {
-    return metrics.table(table.ref()).operation(op);
+    return tableCounters(table).operation(op);
+  }
+
+  /** The last table asked for and its counters (tables' counters are never replaced). */
+  private record LastTable(TableRef ref, Metrics.TableCounters counters) {}
+
+  private volatile LastTable lastTable;
+
+  /** The table's counters: most requests go to the table the last one went to. */
+  private Metrics.TableCounters tableCounters(TableLayout table) {
+    LastTable last = lastTable;
+    if (last != null && last.ref() == table.ref()) {
+      return last.counters();
+    }
+    Metrics.TableCounters c = metrics.table(table.ref());
+    lastTable = new LastTable(table.ref(), c);
+    return c;
   }
 
   @Override
@@ -151,8 +168,15 @@ public final class MeteredDriver extends ForwardingDriver {
       throw failed(c, start, partitionOf(table, item), e);
     }
     long read = r.previous().isPresent() ? bytes(r.previous().get().item()) : 0;
+    // The core's stored item knows its key: no attribute lookup on the way back.
     done(
-        c, start, partitionOf(table, item), r.previous().isPresent() ? 1 : 0, 1, read, bytes(item));
+        c,
+        start,
+        table.keySchema().keyOf(item).partition(),
+        r.previous().isPresent() ? 1 : 0,
+        1,
+        read,
+        bytes(item));
     return r;
   }
 
@@ -199,7 +223,7 @@ public final class MeteredDriver extends ForwardingDriver {
 
   @Override
   public QueryResult query(TableLayout table, DriverQuery query) {
-    OperationCounters c = metrics.table(table.ref()).query(query.index());
+    OperationCounters c = tableCounters(table).query(query.index());
     long start = System.nanoTime();
     QueryResult r;
     try {

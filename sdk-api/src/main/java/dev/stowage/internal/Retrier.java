@@ -48,37 +48,51 @@ public final class Retrier {
    */
   public <T> T call(Supplier<T> call) {
     Metrics.TableCounters t = table;
-    AdaptiveRateLimiter limiter = t == null ? null : t.limiter();
-    int[] attempts = {0};
-    return policy.call(
-        () -> {
-          if (attempts[0]++ > 0) {
-            metrics.retries.increment();
-            if (t != null) {
-              t.retried();
-            }
-          }
-          if (limiter != null) {
-            limiter.acquire();
-          }
-          T result;
-          try {
-            result = call.get();
-          } catch (ThrottledException e) {
-            metrics.throttled(e);
-            if (t != null) {
-              t.throttled(e);
-            }
-            if (limiter != null) {
-              limiter.onThrottle();
-            }
-            throw e;
-          }
-          if (limiter != null) {
-            limiter.onSuccess();
-          }
-          return result;
-        });
+    return policy.call(new Attempts<>(call, t, t == null ? null : t.limiter()));
+  }
+
+  /** The attempts of one call: one object per call, counting how many it made. */
+  private final class Attempts<T> implements Supplier<T> {
+    private final Supplier<T> call;
+    private final Metrics.TableCounters t;
+    private final AdaptiveRateLimiter limiter;
+    private int attempts;
+
+    Attempts(Supplier<T> call, Metrics.TableCounters t, AdaptiveRateLimiter limiter) {
+      this.call = call;
+      this.t = t;
+      this.limiter = limiter;
+    }
+
+    @Override
+    public T get() {
+      if (attempts++ > 0) {
+        metrics.retries.increment();
+        if (t != null) {
+          t.retried();
+        }
+      }
+      if (limiter != null) {
+        limiter.acquire();
+      }
+      T result;
+      try {
+        result = call.get();
+      } catch (ThrottledException e) {
+        metrics.throttled(e);
+        if (t != null) {
+          t.throttled(e);
+        }
+        if (limiter != null) {
+          limiter.onThrottle();
+        }
+        throw e;
+      }
+      if (limiter != null) {
+        limiter.onSuccess();
+      }
+      return result;
+    }
   }
 
   /**

@@ -4,6 +4,7 @@ import dev.stowage.AttributePolicy;
 import dev.stowage.IndexSpec;
 import dev.stowage.InvalidRequestException;
 import dev.stowage.ItemTooLargeException;
+import dev.stowage.KeySchema;
 import dev.stowage.TableSpec;
 import dev.stowage.codec.Codecs;
 import dev.stowage.codec.internal.EnvelopeCodec;
@@ -17,6 +18,7 @@ import dev.stowage.item.Bytes;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.item.KeyValue;
+import dev.stowage.item.Utf8Order;
 import dev.stowage.spi.DriverLimits;
 import dev.stowage.spi.IndexLayout;
 import java.util.ArrayList;
@@ -52,6 +54,16 @@ final class StoredForm {
   // No attribute of the table declares a codec (compression or encryption).
   private final boolean plainOnly;
   private final LastPartition[] lastPartitions;
+  // The reserved attributes encode appends after the user's (index values in index order, then
+  // request ids and the write id) follow each other in name order.
+  private final boolean reservedInOrder;
+  // The key attributes' names and hash codes (sortName null, sortHash 0 without a sort key).
+  private final String partitionName;
+  private final int partitionHash;
+  private final String sortName;
+  private final int sortHash;
+  // How many indexes get synthesized values (the indexes Stowage maintains).
+  private final int synthesizedIndexes;
 
   /** A form that counts no compression. */
   StoredForm(TableSpec spec, Codecs codecs, DriverLimits limits) {
@@ -72,6 +84,25 @@ final class StoredForm {
     this.fingerprints = spec.indexes().stream().mapToInt(IndexValues::fingerprint).toArray();
     this.plainOnly = spec.policies().values().stream().noneMatch(AttributePolicy::encoded);
     this.lastPartitions = new LastPartition[fingerprints.length];
+    List<String> reserved = new ArrayList<>();
+    for (int i = 0; i < layouts.size(); i++) {
+      if (!spec.indexes().get(i).isNative()) {
+        reserved.add(layouts.get(i).partitionAttribute());
+        reserved.add(layouts.get(i).sortAttribute());
+      }
+    }
+    reserved.add(REQUEST_IDS);
+    reserved.add(WRITE_ID);
+    boolean inOrder = true;
+    for (int i = 1; i < reserved.size(); i++) {
+      inOrder &= Utf8Order.compare(reserved.get(i - 1), reserved.get(i)) < 0;
+    }
+    this.reservedInOrder = inOrder;
+    this.partitionName = spec.keySchema().partitionName();
+    this.partitionHash = partitionName.hashCode();
+    this.sortName = spec.keySchema().sortName().orElse(null);
+    this.sortHash = sortName == null ? 0 : sortName.hashCode();
+    this.synthesizedIndexes = reserved.size() / 2 - 1;
   }
 
   /**
@@ -107,12 +138,31 @@ final class StoredForm {
   Item encode(Item user, Key key, List<String> requestIds, String writeId, boolean strictIndexes) {
     // Two arrays handed over to the stored item: the user's attributes come checked and in name
     // order, the reserved ones are placed by the item's insertion sort (a few comparisons).
-    int room = user.size() + 2 * layouts.size() + 2;
+    int room =
+        user.size()
+            + 2 * synthesizedIndexes
+            + (requestIds.isEmpty() ? 0 : 1)
+            + (writeId == null ? 0 : 1);
     String[] names = new String[room];
     AttributeValue[] values = new AttributeValue[room];
     int n = 0;
-    for (Map.Entry<String, AttributeValue> e : user.attributes().entrySet()) {
-      String name = e.getKey();
+    KeySchema keys = spec.keySchema();
+    AttributeValue partitionValue = null;
+    AttributeValue sortValue = null;
+    String[] userNames = ItemAccess.names(user);
+    AttributeValue[] userValues = ItemAccess.values(user);
+    if (userNames == null) {
+      userNames = new String[user.size()];
+      userValues = new AttributeValue[user.size()];
+      int i = 0;
+      for (Map.Entry<String, AttributeValue> e : user.attributes().entrySet()) {
+        userNames[i] = e.getKey();
+        userValues[i++] = e.getValue();
+      }
+    }
+    for (int i = 0, count = user.size(); i < count; i++) {
+      String name = userNames[i];
+      AttributeValue value = userValues[i];
       if (AttributeNames.isReserved(name)) {
         // Only items built through internal accessors can get here: the public builders refuse
         // these names. A planted request id or index value would corrupt idempotency or indexes.
@@ -127,29 +177,36 @@ final class StoredForm {
                 + AttributeNames.RESERVED_PREFIX
                 + "' that Stowage uses for its own attributes; it cannot be written");
       }
-      if (spec.keySchema().isKeyAttribute(name)) {
+      int hash = name.hashCode();
+      boolean partition = hash == partitionHash && name.equals(partitionName);
+      if (partition || hash == sortHash && name.equals(sortName)) {
         // Keys are stored byte for byte: the driver looks them up by the raw key value.
+        if (partition) {
+          partitionValue = value;
+        } else {
+          sortValue = value;
+        }
         names[n] = name;
-        values[n++] = e.getValue();
+        values[n++] = value;
         continue;
       }
-      if (Nesting.levels(e.getValue()) > AttributeValue.MAX_NESTING) {
+      if (Nesting.levels(value) > AttributeValue.MAX_NESTING) {
         // (The message is only built for a value that fails: this runs for every attribute.)
         Nesting.check(
-            "attribute '" + name + "' of item " + key + " in table '" + spec.name() + "'",
-            e.getValue());
+            "attribute '" + name + "' of item " + key + " in table '" + spec.name() + "'", value);
+      }
+      names[n] = name;
+      if (plainOnly) {
+        // No attribute declares a codec: every value is stored exactly as given.
+        values[n++] = value;
+        continue;
       }
       AttributePolicy policy = spec.policy(name);
-      names[n] = name;
       values[n++] =
           codec.encode(
-              spec.name(),
-              key,
-              name,
-              policy,
-              e.getValue(),
-              policy.compressed() ? compression : null);
+              spec.name(), key, name, policy, value, policy.compressed() ? compression : null);
     }
+    int userCount = n;
     for (int i = 0; i < layouts.size(); i++) {
       IndexLayout layout = layouts.get(i);
       if (spec.indexes().get(i).isNative()) {
@@ -175,7 +232,21 @@ final class StoredForm {
       names[n] = WRITE_ID;
       values[n++] = AttributeValue.of(writeId);
     }
-    return ItemAccess.ofChecked(names, values, n);
+    // The reserved names follow each other in name order (see reservedInOrder); when the user's
+    // last name sorts before them too, the arrays are in order already and need no sorting.
+    Item stored =
+        reservedInOrder
+                && (userCount == 0
+                    || userCount == n
+                    || Utf8Order.compare(names[userCount - 1], names[userCount]) < 0)
+            ? ItemAccess.ofSorted(names, values, n)
+            : ItemAccess.ofChecked(names, values, n);
+    if (key.partition().equals(partitionValue)
+        && java.util.Objects.equals(key.sortOrNull(), sortValue)) {
+      // The stored item holds exactly this key: the driver and the metrics read it from here.
+      ItemAccess.rememberKey(stored, keys, key);
+    }
+    return stored;
   }
 
   /**
@@ -223,12 +294,18 @@ final class StoredForm {
     if (index.isNative()) {
       return null;
     }
-    List<KeyValue> p = indexValues(attributes, index, index.partitionAttributes(), strict);
+    // The partition values are mostly those of the last item (index partitions are few): compared
+    // with them where they stand, without a list.
+    BinaryValue pv = lastPartitionValue(i, attributes, index.partitionAttributes());
+    List<KeyValue> p =
+        pv != null ? null : indexValues(attributes, index, index.partitionAttributes(), strict);
     List<KeyValue> s = indexValues(attributes, index, index.sortAttributes(), strict);
-    if (p == null || s == null) {
+    if ((pv == null && p == null) || s == null) {
       return null;
     }
-    BinaryValue pv = partitionValue(i, p);
+    if (pv == null) {
+      pv = partitionValue(i, p);
+    }
     BinaryValue sv = TupleEncoding.binary(s);
     int partitionBytes = pv.value().size() - DriverLimits.INDEX_VALUE_OVERHEAD;
     int sortBytes =
@@ -257,6 +334,24 @@ final class StoredForm {
     BinaryValue v = IndexValues.partition(fingerprints[i], values);
     lastPartitions[i] = new LastPartition(List.copyOf(values), v);
     return v;
+  }
+
+  /**
+   * The last partition value encoded for index {@code i} if the item's partition attributes hold
+   * the same values, else null (also when one is missing or no key value: the caller decides).
+   */
+  private BinaryValue lastPartitionValue(int i, Item attributes, List<String> names) {
+    LastPartition last = lastPartitions[i];
+    if (last == null) {
+      return null;
+    }
+    for (int j = 0; j < names.size(); j++) {
+      AttributeValue v = attributes.attributes().get(names.get(j));
+      if (KeyValues.asKey(v) == null || !v.equals(last.values().get(j))) {
+        return null;
+      }
+    }
+    return last.value();
   }
 
   /** An index's partition values and their encoding (immutable, so safe to share racily). */
@@ -391,7 +486,8 @@ final class StoredForm {
       if (v == null) {
         return null;
       }
-      if (!(v instanceof KeyValue kv)) {
+      KeyValue kv = KeyValues.asKey(v);
+      if (kv == null) {
         if (!strict) {
           return null;
         }
@@ -425,8 +521,15 @@ final class StoredForm {
     String[] names = new String[room];
     AttributeValue[] values = new AttributeValue[room];
     int n = 0;
-    for (Map.Entry<String, AttributeValue> e : stored.attributes().entrySet()) {
-      String name = e.getKey();
+    String[] storedNames = ItemAccess.names(stored);
+    AttributeValue[] storedValues = ItemAccess.values(stored);
+    if (storedNames == null) {
+      storedNames = stored.attributes().keySet().toArray(String[]::new);
+      storedValues = stored.attributes().values().toArray(AttributeValue[]::new);
+    }
+    for (int i = 0; i < room; i++) {
+      String name = storedNames[i];
+      AttributeValue value = storedValues[i];
       if (AttributeNames.isReserved(name)) {
         continue;
       }
@@ -435,10 +538,12 @@ final class StoredForm {
         continue;
       }
       names[n] = name;
+      // With no codec declared only a binary value can be an envelope (left from an earlier
+      // policy); anything else reads as stored, as the codec would give it back.
       values[n++] =
-          isKey
-              ? e.getValue()
-              : codecs.decode(spec.name(), key, name, spec.policy(name), e.getValue());
+          isKey || plainOnly && !(value instanceof BinaryValue)
+              ? value
+              : codecs.decode(spec.name(), key, name, spec.policy(name), value);
     }
     return ItemAccess.ofSorted(names, values, n);
   }
@@ -451,6 +556,16 @@ final class StoredForm {
   private boolean readsAsStored(Item stored) {
     if (!plainOnly) {
       return false;
+    }
+    String[] names = ItemAccess.names(stored);
+    if (names != null) {
+      AttributeValue[] values = ItemAccess.values(stored);
+      for (int i = 0, n = stored.size(); i < n; i++) {
+        if (values[i] instanceof BinaryValue || AttributeNames.isReserved(names[i])) {
+          return false;
+        }
+      }
+      return true;
     }
     for (Map.Entry<String, AttributeValue> e : stored.attributes().entrySet()) {
       if (e.getValue() instanceof BinaryValue || AttributeNames.isReserved(e.getKey())) {

@@ -7,6 +7,7 @@ import dev.stowage.item.AttributeValue.StringValue;
 import dev.stowage.item.Bytes;
 import dev.stowage.item.KeyValue;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -53,8 +54,9 @@ public final class TupleEncoding {
     Buffer out = new Buffer(head.length + 32);
     out.writeBytes(head);
     out.write(VERSION);
-    for (int i = 0; i < tuple.size(); i++) {
-      component(out, tuple.get(i), true);
+    List<?> values = tuple;
+    for (int i = 0; i < values.size(); i++) {
+      component(out, values.get(i), true);
     }
     return out.toByteArray();
   }
@@ -114,7 +116,9 @@ public final class TupleEncoding {
     return new String(end, 0, end.length);
   }
 
-  private static void component(Buffer out, KeyValue v, boolean terminate) {
+  // Takes an Object, so that reading a tuple's list costs no cast to the KeyValue interface (see
+  // KeyValues for why such casts are dear): the checks below are of the three final classes.
+  private static void component(Buffer out, Object v, boolean terminate) {
     if (v instanceof BinaryValue b) {
       out.write(BINARY);
       escapeInto(out, b.value().toByteArray(), terminate);
@@ -155,23 +159,35 @@ public final class TupleEncoding {
       out.write(ZERO);
       return;
     }
-    String digits;
-    int exponent;
-    if (value.scale() == 0 && value.unscaledValue().bitLength() < 63) {
-      // An integer (the common case): its digits without trailing zeros, exponent from its length,
-      // the same bytes as the general case below without building two BigDecimals.
-      String all = Long.toString(Math.abs(value.longValue()));
-      int end = all.length();
-      while (all.charAt(end - 1) == '0') {
-        end--;
+    if (value.precision() <= 18) {
+      // Up to 18 digits (the common case) fit a long: the digits are written from it, without
+      // building strings or stripped copies; the same bytes as the general case below.
+      BigInteger unscaled = value.scale() == 0 ? null : value.unscaledValue();
+      long u = Math.abs(unscaled == null ? value.longValue() : unscaled.longValue());
+      int scale = value.scale();
+      while (u % 10 == 0) {
+        u /= 10;
+        scale--;
       }
-      digits = all.substring(0, end);
-      exponent = all.length() - 1 + EXPONENT_BIAS;
-    } else {
-      BigDecimal abs = value.abs().stripTrailingZeros();
-      digits = abs.unscaledValue().toString();
-      exponent = digits.length() - abs.scale() - 1 + EXPONENT_BIAS; // 70..325 for portable numbers
+      int count = digitCount(u);
+      int exponent = count - scale - 1 + EXPONENT_BIAS;
+      out.write(sign > 0 ? POSITIVE : NEGATIVE);
+      int e = sign > 0 ? exponent : 0xFFFF - exponent;
+      out.write((e >>> 8) & 0xFF);
+      out.write(e & 0xFF);
+      int at = out.reserve(count);
+      for (int i = count - 1; i >= 0; i--) {
+        int d = (int) (u % 10) + 1; // 1..10
+        u /= 10;
+        out.set(at + i, sign > 0 ? d : 0xFF - d);
+      }
+      out.write(sign > 0 ? 0x00 : 0xFF);
+      return;
     }
+    BigDecimal abs = value.abs().stripTrailingZeros();
+    String digits = abs.unscaledValue().toString();
+    int exponent =
+        digits.length() - abs.scale() - 1 + EXPONENT_BIAS; // 70..325 for portable numbers
     out.write(sign > 0 ? POSITIVE : NEGATIVE);
     int e = sign > 0 ? exponent : 0xFFFF - exponent;
     out.write((e >>> 8) & 0xFF);
@@ -181,6 +197,16 @@ public final class TupleEncoding {
       out.write(sign > 0 ? d : 0xFF - d);
     }
     out.write(sign > 0 ? 0x00 : 0xFF);
+  }
+
+  /** The number of decimal digits of a positive long. */
+  private static int digitCount(long u) {
+    int count = 1;
+    while (u >= 10) {
+      u /= 10;
+      count++;
+    }
+    return count;
   }
 
   /** A growable byte array: {@link java.io.ByteArrayOutputStream} without its locking. */
@@ -207,8 +233,22 @@ public final class TupleEncoding {
       size += b.length;
     }
 
+    /** Makes room for {@code n} bytes to be {@link #set} and answers where they start. */
+    int reserve(int n) {
+      if (size + n > bytes.length) {
+        bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + n));
+      }
+      int at = size;
+      size += n;
+      return at;
+    }
+
+    void set(int at, int b) {
+      bytes[at] = (byte) b;
+    }
+
     byte[] toByteArray() {
-      return Arrays.copyOf(bytes, size);
+      return size == bytes.length ? bytes : Arrays.copyOf(bytes, size);
     }
   }
 

@@ -82,6 +82,27 @@ public final class Item {
           public void rememberSize(Item item, Object model, long bytes) {
             item.size = new SizeMemo(model, bytes);
           }
+
+          @Override
+          public String[] names(Item item) {
+            return item.attributes instanceof SortedAttributes s ? s.nameArray() : null;
+          }
+
+          @Override
+          public AttributeValue[] values(Item item) {
+            return item.attributes instanceof SortedAttributes s ? s.valueArray() : null;
+          }
+
+          @Override
+          public Key keyFor(Item item, Object schema) {
+            KeyMemo m = item.key;
+            return m != null && (m.schema == schema || m.schema.equals(schema)) ? m.key : null;
+          }
+
+          @Override
+          public void rememberKey(Item item, Object schema, Key key) {
+            item.key = new KeyMemo(schema, key);
+          }
         });
   }
 
@@ -96,6 +117,16 @@ public final class Item {
   private SizeMemo size;
 
   private record SizeMemo(Object model, long bytes) {}
+
+  /**
+   * The key of a stored item under one key schema, kept by the core when it builds the stored form
+   * of an item whose key it has just read, so that the driver (and the metrics around it) need not
+   * look the key attributes up again. Immutable like the size memo, and never stale for the same
+   * reason.
+   */
+  private KeyMemo key;
+
+  private record KeyMemo(Object schema, Key key) {}
 
   private Item(Map<String, AttributeValue> attributes) {
     this.attributes = attributes;

@@ -160,9 +160,12 @@ final class SortedAttributes extends AbstractMap<String, AttributeValue> {
       return -1;
     }
     if (size <= SCAN) {
+      // Names keep their hash codes once computed (and attribute names are used over and over):
+      // one field read tells almost every other name apart.
+      int h = name.hashCode();
       for (int i = 0; i < size; i++) {
         String n = names[i];
-        if (n == name || n.length() == name.length() && n.equals(name)) {
+        if (n == name || n.hashCode() == h && n.equals(name)) {
           return i;
         }
       }
@@ -182,6 +185,16 @@ final class SortedAttributes extends AbstractMap<String, AttributeValue> {
       }
     }
     return -1;
+  }
+
+  /** The names in name order, the first {@link #size()} of them in use; never to be changed. */
+  String[] nameArray() {
+    return names;
+  }
+
+  /** The values, in the order of {@link #nameArray()}; never to be changed. */
+  AttributeValue[] valueArray() {
+    return values;
   }
 
   /** The position of {@code name} in name order, or -1. */

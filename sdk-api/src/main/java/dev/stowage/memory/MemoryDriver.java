@@ -188,14 +188,28 @@ public final class MemoryDriver implements StorageDriver {
 
   @Override
   public void dropTable(TableRef table) {
-    tables.remove(table);
+    MemoryTable t = tables.remove(table);
+    if (t != null) {
+      t.dropped = true;
+    }
   }
 
+  /** The table the last request went to, by its reference (compared by identity). */
+  private record LastTable(TableRef ref, MemoryTable table) {}
+
+  private volatile LastTable lastTable;
+
   private MemoryTable table(TableLayout layout) {
+    // Most requests go to the table the last one went to: no hash lookup for them.
+    LastTable last = lastTable;
+    if (last != null && last.ref() == layout.ref() && !last.table().dropped) {
+      return last.table();
+    }
     MemoryTable t = tables.get(layout.ref());
     if (t == null) {
       throw new NotFoundException("table '" + layout.ref() + "' does not exist");
     }
+    lastTable = new LastTable(layout.ref(), t);
     return t;
   }
 
@@ -223,11 +237,9 @@ public final class MemoryDriver implements StorageDriver {
       Key key = table.keySchema().keyOf(item);
       if (expect instanceof Expectation.Any) {
         // Nothing to check first: one walk of the ordered map stores and finds the replaced item.
-        MemoryTable.Written w = t.put(key, item);
-        return new WriteResult(
-            returnPrevious ? Optional.ofNullable(w.replaced()) : Optional.empty(), w.token());
+        return t.put(key, item, returnPrevious);
       }
-      StoredItem previous = t.get(key).orElse(null);
+      StoredItem previous = t.find(key);
       check(key, previous, expect);
       String token = t.write(key, item);
       return new WriteResult(
@@ -240,7 +252,7 @@ public final class MemoryDriver implements StorageDriver {
       TableLayout table, Key key, Expectation expect, boolean returnPrevious) {
     MemoryTable t = table(table);
     synchronized (t) {
-      StoredItem previous = t.get(key).orElse(null);
+      StoredItem previous = t.find(key);
       check(key, previous, expect);
       t.remove(key);
       return new WriteResult(
@@ -349,7 +361,7 @@ public final class MemoryDriver implements StorageDriver {
   private void applyTransaction(List<TxOp> ops) {
     for (TxOp op : ops) {
       MemoryTable t = tableByRef(op.table());
-      check(op.key(), t.get(op.key()).orElse(null), op.expect());
+      check(op.key(), t.find(op.key()), op.expect());
     }
     for (TxOp op : ops) {
       MemoryTable t = tableByRef(op.table());
@@ -376,7 +388,7 @@ public final class MemoryDriver implements StorageDriver {
     }
     MemoryTable t = table(table);
     synchronized (t) {
-      StoredItem current = t.get(key).orElse(null);
+      StoredItem current = t.find(key);
       Item base = current != null ? current.item() : keyItem(table, key);
       if (condition != null && !ConditionEvaluator.test(condition, current == null ? null : base)) {
         throw new ConditionFailedException("condition failed for " + key);
@@ -396,6 +408,7 @@ public final class MemoryDriver implements StorageDriver {
   /** Removes every table. */
   @Override
   public void close() {
+    tables.values().forEach(t -> t.dropped = true);
     tables.clear();
   }
 

@@ -42,6 +42,15 @@ public final class MemorySizeModel implements SizeModel {
 
   @Override
   public long itemBytes(Item item) {
+    String[] names = dev.stowage.internal.ItemAccess.names(item);
+    if (names != null) {
+      AttributeValue[] values = dev.stowage.internal.ItemAccess.values(item);
+      long total = 0;
+      for (int i = 0, n = item.size(); i < n; i++) {
+        total += attributeBytes(names[i], values[i]);
+      }
+      return total;
+    }
     long total = 0;
     for (Map.Entry<String, AttributeValue> e : item.attributes().entrySet()) {
       total += attributeBytes(e.getKey(), e.getValue());

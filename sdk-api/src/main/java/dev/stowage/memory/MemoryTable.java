@@ -13,6 +13,7 @@ import dev.stowage.spi.KeyRange;
 import dev.stowage.spi.QueryResult;
 import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.TableLayout;
+import dev.stowage.spi.WriteResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -58,11 +59,44 @@ final class MemoryTable {
   /** Where an item sits in one index: its partition value and sort value (null: no sort). */
   private record Placement(KeyValue partition, KeyValue sort) {}
 
+  /**
+   * A stored item as its partition's map holds it, with where it sits in each index of {@link
+   * #indexLayouts}: {@code entries[i]} and {@code indexPartitions[i]} are its entry and partition
+   * in index {@code i}, both null where it is not in that index. Kept so that a write compares the
+   * new item's index values with these (and removes a moved entry by them) without looking into the
+   * replaced item, and leaves the indexes alone when nothing indexed changed. Every row holds its
+   * placements in the current indexes: {@link #addIndexes} places them all anew when they change.
+   */
+  static final class Row {
+    final StoredItem stored;
+    final IndexEntry[] entries;
+    final KeyValue[] indexPartitions;
+
+    Row(StoredItem stored, IndexEntry[] entries, KeyValue[] indexPartitions) {
+      this.stored = stored;
+      this.entries = entries;
+      this.indexPartitions = indexPartitions;
+    }
+  }
+
+  private static final IndexEntry[] NO_ENTRIES = new IndexEntry[0];
+  private static final KeyValue[] NO_PARTITIONS = new KeyValue[0];
+
   volatile TableLayout layout;
+
+  /** Set once the driver no longer holds this table (dropped, or the driver closed). */
+  volatile boolean dropped;
+
+  /**
+   * The indexes of {@link #layout}, in its order, which the rows' placements follow; replaced (with
+   * every row) only when the indexes change.
+   */
+  private volatile IndexLayout[] indexLayouts;
+
   private final DriverLimits limits;
   // Items live in their partition's ordered map only (one ordered insert per write); scans walk
   // the partitions in key order through partitionOrder, which changes only when one is created.
-  private final Map<KeyValue, ConcurrentSkipListMap<Key, StoredItem>> partitions =
+  private final Map<KeyValue, ConcurrentSkipListMap<Key, Row>> partitions =
       new ConcurrentHashMap<>();
   private final ConcurrentSkipListSet<KeyValue> partitionOrder =
       new ConcurrentSkipListSet<>(KeyValue::compare);
@@ -73,53 +107,106 @@ final class MemoryTable {
   MemoryTable(TableLayout layout, DriverLimits limits) {
     this.layout = layout;
     this.limits = limits;
+    this.indexLayouts = layout.indexes().toArray(IndexLayout[]::new);
     layout.indexes().forEach(i -> indexes.put(i.name(), new ConcurrentHashMap<>()));
   }
 
   /**
    * Adds indexes the table did not have, filling them from the items (online backfill). An index
-   * whose attributes changed (a native index redefined) is rebuilt the same way; an index Stowage
-   * maintains keeps its entries, which its synthesized values tell apart.
+   * whose attributes changed (a native index redefined), or that the table's layout had dropped, is
+   * rebuilt the same way; an index Stowage maintains keeps its entries, which its synthesized
+   * values tell apart.
    */
   synchronized void addIndexes(TableLayout newLayout) {
-    for (IndexLayout i : newLayout.indexes()) {
+    IndexLayout[] now = indexLayouts;
+    IndexLayout[] next = newLayout.indexes().toArray(IndexLayout[]::new);
+    if (sameIndexes(now, next)) {
+      layout = newLayout;
+      return;
+    }
+    java.util.Set<String> rebuilt = new java.util.HashSet<>();
+    for (IndexLayout i : next) {
       IndexLayout old = layout.index(i.name()).orElse(null);
-      boolean redefined = old != null && !MemoryDriver.sameKeys(old, i);
-      if (redefined || !indexes.containsKey(i.name())) {
+      if (old == null || !MemoryDriver.sameKeys(old, i)) {
         indexes.put(i.name(), new ConcurrentHashMap<>());
-        for (KeyValue p : partitionOrder) {
-          for (Map.Entry<Key, StoredItem> e : partitions.get(p).entrySet()) {
-            addEntry(i, e.getKey(), e.getValue().item());
-          }
-        }
+        rebuilt.add(i.name());
       }
     }
+    // Every row is placed anew for the new indexes (rows always hold their placements in the
+    // current indexes), and enters the indexes built afresh.
+    for (KeyValue p : partitionOrder) {
+      ConcurrentSkipListMap<Key, Row> part = partitions.get(p);
+      for (Map.Entry<Key, Row> e : part.entrySet()) {
+        Row row = placed(e.getKey(), e.getValue().stored, next);
+        for (int i = 0; i < next.length; i++) {
+          if (row.entries[i] != null && rebuilt.contains(next[i].name())) {
+            enter(next[i], row.indexPartitions[i], row.entries[i]);
+          }
+        }
+        part.put(e.getKey(), row);
+      }
+    }
+    indexLayouts = next;
     layout = newLayout;
   }
 
+  /** Whether two lists of indexes are the same indexes, in the same order. */
+  private static boolean sameIndexes(IndexLayout[] a, IndexLayout[] b) {
+    if (a.length != b.length) {
+      return false;
+    }
+    for (int i = 0; i < a.length; i++) {
+      if (!a[i].name().equals(b[i].name()) || !MemoryDriver.sameKeys(a[i], b[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   Optional<StoredItem> get(Key key) {
-    ConcurrentSkipListMap<Key, StoredItem> part = partitions.get(key.partition());
-    return part == null ? Optional.empty() : Optional.ofNullable(part.get(key));
+    StoredItem s = find(key);
+    return Optional.ofNullable(s);
+  }
+
+  /** The stored item under {@code key}, or null. */
+  StoredItem find(Key key) {
+    ConcurrentSkipListMap<Key, Row> part = partitions.get(key.partition());
+    Row row = part == null ? null : part.get(key);
+    return row == null ? null : row.stored;
   }
 
   /** Stores an item; the caller holds the table lock. */
   String write(Key key, Item item) {
-    return put(key, item).token();
+    return put(key, item, false).token();
   }
 
   /**
-   * What a write did: the new version's token and the version it replaced (null: none).
-   *
-   * @param token the stored version's token
-   * @param replaced the version replaced, or null
+   * Places a new version in its partition's map, by the one walk of the map that finds the version
+   * it replaces; reused by every write (writes hold the table lock), so a write allocates no
+   * function for it. The new row takes over the replaced row's index placements where they are
+   * unchanged.
    */
-  record Written(String token, StoredItem replaced) {}
+  private final class Replacer implements java.util.function.BiFunction<Key, Row, Row> {
+    private StoredItem stored;
+    private IndexLayout[] placing;
+    private Row replaced;
+
+    @Override
+    public Row apply(Key key, Row old) {
+      replaced = old;
+      return old != null && samePlacements(placing, old, stored.item())
+          ? new Row(stored, old.entries, old.indexPartitions)
+          : placed(key, stored, placing);
+    }
+  }
+
+  private final Replacer replacer = new Replacer();
 
   /**
-   * Stores an item and answers the version it replaced, found by the same walk of the ordered map
-   * that stores it; the caller holds the table lock.
+   * Stores an item and answers its token and, if asked, the version it replaced, found by the same
+   * walk of the ordered map that stores it; the caller holds the table lock.
    */
-  Written put(Key key, Item item) {
+  WriteResult put(Key key, Item item, boolean returnPrevious) {
     long size = dev.stowage.internal.ItemAccess.itemBytes(item, limits.sizeModel());
     if (size > limits.maxItemBytes() || item.size() > limits.maxAttributes()) {
       throw new ItemTooLargeException(
@@ -135,56 +222,124 @@ final class MemoryTable {
     String token = Long.toString(versions.incrementAndGet());
     StoredItem stored = new StoredItem(item, token);
     // Replace in place so lock-free readers see the old or the new item, never a gap.
-    ConcurrentSkipListMap<Key, StoredItem> part = partitions.get(key.partition());
+    ConcurrentSkipListMap<Key, Row> part = partitions.get(key.partition());
     if (part == null) {
       part = new ConcurrentSkipListMap<>();
       partitions.put(key.partition(), part);
       partitionOrder.add(key.partition());
     }
-    StoredItem old = part.put(key, stored);
-    for (IndexLayout i : layout.indexes()) {
-      // Add the new entry before removing the old one, and keep an unchanged entry in place.
-      boolean unchanged = old != null && samePlacement(i, old.item(), item);
-      if (!unchanged) {
-        addEntry(i, key, item);
-        if (old != null) {
-          removeEntry(i, key, old.item());
-        }
+    IndexLayout[] ils = indexLayouts;
+    if (ils.length == 0) {
+      Row old = part.put(key, new Row(stored, NO_ENTRIES, NO_PARTITIONS));
+      return written(token, old, returnPrevious);
+    }
+    Replacer r = replacer;
+    r.stored = stored;
+    r.placing = ils;
+    r.replaced = null;
+    Row row = part.compute(key, r);
+    Row old = r.replaced;
+    r.stored = null;
+    r.replaced = null;
+    for (int i = 0; i < ils.length; i++) {
+      IndexEntry before = old == null ? null : old.entries[i];
+      IndexEntry after = row.entries[i];
+      if (before == after
+          || (before != null
+              && before.equals(after)
+              && old.indexPartitions[i].equals(row.indexPartitions[i]))) {
+        continue; // unchanged (or in the index neither before nor after)
+      }
+      // Add the new entry before removing the old one.
+      if (after != null) {
+        enter(ils[i], row.indexPartitions[i], after);
+      }
+      if (before != null) {
+        leave(ils[i], old.indexPartitions[i], before);
       }
     }
-    return new Written(token, old);
+    return written(token, old, returnPrevious);
+  }
+
+  private static WriteResult written(String token, Row replaced, boolean returnPrevious) {
+    return new WriteResult(
+        returnPrevious && replaced != null ? Optional.of(replaced.stored) : Optional.empty(),
+        token);
   }
 
   /** Removes an item; the caller holds the table lock. */
   void remove(Key key) {
-    ConcurrentSkipListMap<Key, StoredItem> part = partitions.get(key.partition());
-    StoredItem old = part == null ? null : part.remove(key);
+    ConcurrentSkipListMap<Key, Row> part = partitions.get(key.partition());
+    Row old = part == null ? null : part.remove(key);
     if (old == null) {
       return;
     }
-    for (IndexLayout i : layout.indexes()) {
-      removeEntry(i, key, old.item());
-    }
-  }
-
-  private void removeEntry(IndexLayout i, Key key, Item item) {
-    Placement at = placement(i, item);
-    if (at != null) {
-      var entries = indexes.get(i.name()).get(at.partition());
-      if (entries != null) {
-        entries.remove(new IndexEntry(at.sort(), key));
+    IndexLayout[] ils = indexLayouts;
+    for (int i = 0; i < ils.length; i++) {
+      if (old.entries[i] != null) {
+        leave(ils[i], old.indexPartitions[i], old.entries[i]);
       }
     }
   }
 
-  private void addEntry(IndexLayout i, Key key, Item item) {
-    Placement at = placement(i, item);
-    if (at != null) {
-      indexes
-          .get(i.name())
-          .computeIfAbsent(at.partition(), x -> new ConcurrentSkipListMap<>())
-          .put(new IndexEntry(at.sort(), key), key);
+  private void leave(IndexLayout i, KeyValue partition, IndexEntry entry) {
+    var entries = indexes.get(i.name()).get(partition);
+    if (entries != null) {
+      entries.remove(entry);
     }
+  }
+
+  private void enter(IndexLayout i, KeyValue partition, IndexEntry entry) {
+    indexes
+        .get(i.name())
+        .computeIfAbsent(partition, x -> new ConcurrentSkipListMap<>())
+        .put(entry, entry.key());
+  }
+
+  /** A row for {@code stored} with its placements in {@code ils} computed from its attributes. */
+  private static Row placed(Key key, StoredItem stored, IndexLayout[] ils) {
+    if (ils.length == 0) {
+      return new Row(stored, NO_ENTRIES, NO_PARTITIONS);
+    }
+    IndexEntry[] entries = new IndexEntry[ils.length];
+    KeyValue[] parts = new KeyValue[ils.length];
+    for (int i = 0; i < ils.length; i++) {
+      Placement at = placement(ils[i], stored.item());
+      if (at != null) {
+        entries[i] = new IndexEntry(at.sort(), key);
+        parts[i] = at.partition();
+      }
+    }
+    return new Row(stored, entries, parts);
+  }
+
+  /**
+   * Whether {@code item} sits where {@code row} does in every index (or outside it, where the row
+   * is), allocating nothing.
+   */
+  private static boolean samePlacements(IndexLayout[] ils, Row row, Item item) {
+    for (int i = 0; i < ils.length; i++) {
+      IndexLayout il = ils[i];
+      KeyValue p = typed(item, il.partitionAttribute(), il.partitionType());
+      KeyValue s =
+          p == null || il.sortAttribute() == null
+              ? null
+              : typed(item, il.sortAttribute(), il.sortType());
+      boolean in = p != null && (il.sortAttribute() == null || s != null);
+      IndexEntry e = row.entries[i];
+      if (!in) {
+        if (e != null) {
+          return false;
+        }
+        continue;
+      }
+      if (e == null
+          || !p.equals(row.indexPartitions[i])
+          || !java.util.Objects.equals(s, e.sort())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -203,23 +358,9 @@ final class MemoryTable {
     return s == null ? null : new Placement(p, s);
   }
 
-  /**
-   * Whether two items sit at the same place of an index (or both outside it), allocating nothing.
-   */
-  private static boolean samePlacement(IndexLayout i, Item a, Item b) {
-    KeyValue pa = typed(a, i.partitionAttribute(), i.partitionType());
-    if (!java.util.Objects.equals(pa, typed(b, i.partitionAttribute(), i.partitionType()))) {
-      return false;
-    }
-    if (pa == null || i.sortAttribute() == null) {
-      return true;
-    }
-    return java.util.Objects.equals(
-        typed(a, i.sortAttribute(), i.sortType()), typed(b, i.sortAttribute(), i.sortType()));
-  }
-
   private static KeyValue typed(Item item, String name, dev.stowage.item.AttributeType type) {
-    return item.attributes().get(name) instanceof KeyValue k && k.type() == type ? k : null;
+    KeyValue k = dev.stowage.internal.KeyValues.asKey(item.attributes().get(name));
+    return k != null && k.type() == type ? k : null;
   }
 
   QueryResult query(DriverQuery q) {
@@ -227,7 +368,7 @@ final class MemoryTable {
   }
 
   private QueryResult primaryQuery(DriverQuery q) {
-    NavigableMap<Key, StoredItem> part = partitions.get(q.partition());
+    NavigableMap<Key, Row> part = partitions.get(q.partition());
     if (part == null) {
       return new QueryResult(List.of(), false);
     }
@@ -279,7 +420,7 @@ final class MemoryTable {
       if (sort != null && !inRange(q.range(), sort)) {
         continue;
       }
-      StoredItem s = get(e.getValue()).orElse(null);
+      StoredItem s = find(e.getValue());
       if (s == null) {
         continue;
       }
@@ -311,15 +452,15 @@ final class MemoryTable {
         start == null ? partitionOrder : partitionOrder.tailSet(start.partition(), true);
     List<StoredItem> out = new ArrayList<>();
     for (KeyValue p : from) {
-      NavigableMap<Key, StoredItem> part = partitions.get(p);
+      NavigableMap<Key, Row> part = partitions.get(p);
       if (start != null && p.equals(start.partition())) {
         part = part.tailMap(start, false);
       }
-      for (StoredItem s : part.values()) {
+      for (Row row : part.values()) {
         if (out.size() == scan.limit()) {
           return new QueryResult(out, true);
         }
-        out.add(s);
+        out.add(row.stored);
       }
     }
     return new QueryResult(out, false);
@@ -335,8 +476,8 @@ final class MemoryTable {
   List<Key> keysInOrder(IndexLayout index) {
     List<Key> out = new ArrayList<>();
     for (KeyValue p : partitionOrder) {
-      for (Map.Entry<Key, StoredItem> e : partitions.get(p).entrySet()) {
-        if (index == null || placement(index, e.getValue().item()) != null) {
+      for (Map.Entry<Key, Row> e : partitions.get(p).entrySet()) {
+        if (index == null || placement(index, e.getValue().stored.item()) != null) {
           out.add(e.getKey());
         }
       }
@@ -360,34 +501,35 @@ final class MemoryTable {
       if (upper != null && KeyValue.compare(p, upper.partition()) > 0) {
         break;
       }
-      NavigableMap<Key, StoredItem> part = partitions.get(p);
+      NavigableMap<Key, Row> part = partitions.get(p);
       if (from != null && p.equals(from.partition())) {
         part = part.tailMap(from, fromInclusive);
       }
       if (upper != null && p.equals(upper.partition())) {
         part = part.headMap(upper, false);
       }
-      for (Map.Entry<Key, StoredItem> e : part.entrySet()) {
-        if (index != null && placement(index, e.getValue().item()) == null) {
+      for (Map.Entry<Key, Row> e : part.entrySet()) {
+        StoredItem stored = e.getValue().stored;
+        if (index != null && placement(index, stored.item()) == null) {
           continue;
         }
         if (out.size() == limit) {
           return new Range(out, last, true);
         }
-        out.add(e.getValue());
+        out.add(stored);
         last = e.getKey();
       }
     }
     return new Range(out, last, false);
   }
 
-  private static QueryResult take(Iterable<StoredItem> source, int limit) {
+  private static QueryResult take(Iterable<Row> source, int limit) {
     List<StoredItem> out = new ArrayList<>();
-    for (StoredItem s : source) {
+    for (Row row : source) {
       if (out.size() == limit) {
         return new QueryResult(out, true);
       }
-      out.add(s);
+      out.add(row.stored);
     }
     return new QueryResult(out, false);
   }

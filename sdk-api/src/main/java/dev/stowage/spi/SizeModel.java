@@ -7,6 +7,10 @@ import dev.stowage.item.Item;
  * How a backend counts the bytes of an item, so the core can decide before writing whether an item
  * fits or must overflow. Implementations must never under-count: an item the model accepts must be
  * accepted by the backend.
+ *
+ * <p>An attribute never counts more by {@link #attributeBytes} than the whole item holding it does
+ * by {@link #itemBytes} (the item holds the attribute's name and value): the core relies on it to
+ * skip counting the attributes of an item that is within the per-attribute limit as a whole.
  */
 public interface SizeModel {
   /**

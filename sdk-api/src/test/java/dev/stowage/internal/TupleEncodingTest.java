@@ -45,6 +45,36 @@ class TupleEncodingTest {
     assertThat(hex(List.of(AttributeValue.of(7000)))).isEqualTo("013200cb0800");
   }
 
+  @Property(tries = 2000)
+  void numbersOfUpTo18DigitsEncodeAsTheirDigitsSay(
+      @ForAll
+          @net.jqwik.api.constraints.LongRange(
+              min = -999_999_999_999_999_999L,
+              max = 999_999_999_999_999_999L)
+          long unscaled,
+      @ForAll @net.jqwik.api.constraints.IntRange(min = -40, max = 40) int scale) {
+    // Numbers that fit a long are written from it: the bytes the documented layout gives from the
+    // number's digits (docs/FORMAT.md, "Index tuples"), worked out here from its string form.
+    BigDecimal value = BigDecimal.valueOf(unscaled, scale);
+    StringBuilder expected = new StringBuilder("01");
+    int sign = value.signum();
+    if (sign == 0) {
+      expected.append("31");
+    } else {
+      BigDecimal abs = value.abs().stripTrailingZeros();
+      String digits = abs.unscaledValue().toString();
+      int exponent = digits.length() - abs.scale() - 1 + 200;
+      int e = sign > 0 ? exponent : 0xFFFF - exponent;
+      expected.append(sign > 0 ? "32" : "30").append(String.format("%04x", e));
+      for (char c : digits.toCharArray()) {
+        int d = c - '0' + 1;
+        expected.append(String.format("%02x", sign > 0 ? d : 0xFF - d));
+      }
+      expected.append(sign > 0 ? "00" : "ff");
+    }
+    assertThat(hex(List.of(new AttributeValue.NumberValue(value)))).isEqualTo(expected.toString());
+  }
+
   private static String hex(List<KeyValue> tuple) {
     return java.util.HexFormat.of().formatHex(TupleEncoding.encode(tuple).toByteArray());
   }

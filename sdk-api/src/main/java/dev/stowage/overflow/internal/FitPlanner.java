@@ -46,29 +46,62 @@ final class FitPlanner {
    * @throws ItemTooLargeException naming the attribute
    */
   static void checkIndexedValues(TableRef table, TableSpec spec, DriverLimits limits, Item item) {
-    for (Map.Entry<String, AttributeValue> e : item.attributes().entrySet()) {
-      String name = e.getKey();
-      boolean synthesized = name.startsWith(INDEX_PREFIX);
-      boolean indexed =
-          synthesized || (spec.isIndexed(name) && !spec.keySchema().isKeyAttribute(name));
-      if (!indexed) {
-        continue;
+    Map<String, AttributeValue> attributes = item.attributes();
+    // The indexed attributes, looked up by name (an item has many more attributes than indexes
+    // read), then the synthesized index values, which all start with the index prefix.
+    for (dev.stowage.IndexSpec index : spec.indexes()) {
+      checkIndexed(table, spec, limits, attributes, index.partitionAttributes());
+      checkIndexed(table, spec, limits, attributes, index.sortAttributes());
+    }
+    String[] names = ItemAccess.names(item);
+    if (names != null) {
+      AttributeValue[] values = ItemAccess.values(item);
+      for (int i = 0, n = item.size(); i < n; i++) {
+        if (names[i].startsWith(INDEX_PREFIX)) {
+          checkIndexed(table, names[i], values[i], limits.maxIndexTupleBytes());
+        }
       }
-      long bytes = indexedBytes(e.getValue());
-      long limit = synthesized ? limits.maxIndexTupleBytes() : limits.maxIndexedValueBytes();
-      if (bytes > limit) {
-        throw new ItemTooLargeException(
-            "item of table "
-                + table
-                + ": indexed attribute '"
-                + name
-                + "' is "
-                + bytes
-                + " bytes, over the backend's limit of "
-                + limit
-                + " bytes for an indexed value; key and indexed attributes cannot overflow to"
-                + " the blob store");
+      return;
+    }
+    for (Map.Entry<String, AttributeValue> e : attributes.entrySet()) {
+      if (e.getKey().startsWith(INDEX_PREFIX)) {
+        checkIndexed(table, e.getKey(), e.getValue(), limits.maxIndexTupleBytes());
       }
+    }
+  }
+
+  private static void checkIndexed(
+      TableRef table,
+      TableSpec spec,
+      DriverLimits limits,
+      Map<String, AttributeValue> attributes,
+      List<String> names) {
+    for (int i = 0; i < names.size(); i++) {
+      String name = names.get(i);
+      AttributeValue v = attributes.get(name);
+      if (v != null && !spec.keySchema().isKeyAttribute(name)) {
+        checkIndexed(table, name, v, limits.maxIndexedValueBytes());
+      }
+    }
+  }
+
+  private static void checkIndexed(TableRef table, String name, AttributeValue value, long limit) {
+    if (value instanceof StringValue s && 3L * s.value().length() <= limit) {
+      return; // at most 3 UTF-8 bytes per UTF-16 char: within the limit without encoding it
+    }
+    long bytes = indexedBytes(value);
+    if (bytes > limit) {
+      throw new ItemTooLargeException(
+          "item of table "
+              + table
+              + ": indexed attribute '"
+              + name
+              + "' is "
+              + bytes
+              + " bytes, over the backend's limit of "
+              + limit
+              + " bytes for an indexed value; key and indexed attributes cannot overflow to"
+              + " the blob store");
     }
   }
 
@@ -78,19 +111,24 @@ final class FitPlanner {
       return item.size() + " attributes, over the limit of " + limits.maxAttributes();
     }
     SizeModel model = limits.sizeModel();
-    for (Map.Entry<String, AttributeValue> e : item.attributes().entrySet()) {
-      long bytes = model.attributeBytes(e.getKey(), e.getValue());
-      if (bytes > limits.maxAttributeBytes()) {
-        return "attribute '"
-            + e.getKey()
-            + "' is "
-            + bytes
-            + " bytes, over the limit of "
-            + limits.maxAttributeBytes()
-            + " per attribute";
+    // Counted once per item (the driver's own check and the metrics reuse it). No attribute
+    // counts more than the item holding it (see SizeModel), so an item within the per-attribute
+    // limit as a whole has no attribute over it, and its attributes need no count of their own.
+    long total = ItemAccess.itemBytes(item, model);
+    if (total > limits.maxAttributeBytes()) {
+      for (Map.Entry<String, AttributeValue> e : item.attributes().entrySet()) {
+        long bytes = model.attributeBytes(e.getKey(), e.getValue());
+        if (bytes > limits.maxAttributeBytes()) {
+          return "attribute '"
+              + e.getKey()
+              + "' is "
+              + bytes
+              + " bytes, over the limit of "
+              + limits.maxAttributeBytes()
+              + " per attribute";
+        }
       }
     }
-    long total = ItemAccess.itemBytes(item, model);
     if (total > limits.maxItemBytes()) {
       return total + " bytes, over the limit of " + limits.maxItemBytes() + " per item";
     }
