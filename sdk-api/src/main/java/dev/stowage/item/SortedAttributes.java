@@ -192,11 +192,6 @@ final class SortedAttributes extends AbstractMap<String, AttributeValue> {
     return names;
   }
 
-  /** The values, in the order of {@link #nameArray()}; never to be changed. */
-  AttributeValue[] valueArray() {
-    return values;
-  }
-
   /** The position of {@code name} in name order, or -1. */
   int position(String name) {
     return indexOf(name);
