@@ -249,11 +249,11 @@ final class ClassModel {
           return v instanceof StringValue s ? s.value() : decoded[i].write(v);
         case LONG:
           return v instanceof NumberValue n
-              ? (Object) n.value().longValueExact()
+              ? (Object) ScalarCodecs.exactLong(n.value())
               : decoded[i].write(v);
         case INT:
           return v instanceof NumberValue n
-              ? (Object) n.value().intValueExact()
+              ? (Object) ScalarCodecs.exactInt(n.value())
               : decoded[i].write(v);
         case BOOLEAN:
           return v instanceof BooleanValue b ? (Object) b.value() : decoded[i].write(v);

@@ -53,13 +53,54 @@ final class ScalarCodecs {
       codec(
           AttributeType.NUMBER,
           v -> AttributeValue.of(((Number) v).longValue()),
-          s -> number(s).longValueExact());
+          s -> exactLong(number(s)));
 
   static final ValueCodec INT =
       codec(
           AttributeType.NUMBER,
           v -> AttributeValue.of(((Number) v).longValue()),
-          s -> number(s).intValueExact());
+          s -> exactInt(number(s)));
+
+  /** Powers of ten that fit a long, by exponent. */
+  private static final long[] POWERS_OF_TEN = new long[19];
+
+  static {
+    POWERS_OF_TEN[0] = 1;
+    for (int i = 1; i < POWERS_OF_TEN.length; i++) {
+      POWERS_OF_TEN[i] = POWERS_OF_TEN[i - 1] * 10;
+    }
+  }
+
+  /**
+   * {@link BigDecimal#longValueExact()}, without its slow path for the common whole numbers with
+   * trailing zeros: stored numbers are normalised (1000 is held as 1E+3, scale -3), for which the
+   * JDK rescales and inflates to a {@link BigInteger}. Anything else, overflow included, goes to
+   * the JDK's method, so results and exceptions are the same.
+   */
+  static long exactLong(BigDecimal d) {
+    int scale = d.scale();
+    if (scale < 0 && scale >= -18 && d.precision() <= 18) {
+      long unscaled = d.unscaledValue().longValue();
+      long power = POWERS_OF_TEN[-scale];
+      long high = Math.multiplyHigh(unscaled, power);
+      long value = unscaled * power;
+      if (high == (value >> 63)) { // the product fits in a long
+        return value;
+      }
+    }
+    return d.longValueExact();
+  }
+
+  /** {@link BigDecimal#intValueExact()}, with the fast path of {@link #exactLong}. */
+  static int exactInt(BigDecimal d) {
+    if (d.scale() < 0) {
+      long value = exactLong(d);
+      if (value == (int) value) {
+        return (int) value;
+      }
+    }
+    return d.intValueExact();
+  }
 
   static {
     BY_TYPE.put(String.class, STRING);
