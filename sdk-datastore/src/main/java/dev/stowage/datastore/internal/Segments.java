@@ -144,24 +144,12 @@ public final class Segments {
     if (seg.bounds().equals(EMPTY)) {
       return SegmentPage.last(List.of());
     }
-    String[] parts = seg.bounds().split("~", -1);
-    if (parts.length != 2) {
-      throw new IllegalArgumentException(seg + " was not planned by the Datastore driver");
-    }
+    String[] parts = bounds(seg);
     Key lower = key(table, parts[0], seg);
     Key upper = key(table, parts[1], seg);
     Key after = s.checkpoint() == null ? null : key(table, s.checkpoint(), seg);
     List<StoredItem> out = new ArrayList<>();
     while (true) {
-      List<Filter> filters = new ArrayList<>();
-      if (after != null) {
-        filters.add(PropertyFilter.gt(Queries.KEY, after));
-      } else if (lower != null) {
-        filters.add(PropertyFilter.ge(Queries.KEY, lower));
-      }
-      if (upper != null) {
-        filters.add(PropertyFilter.lt(Queries.KEY, upper));
-      }
       int ask = s.limit() - out.size();
       EntityQuery.Builder q =
           Query.newEntityQueryBuilder()
@@ -169,10 +157,9 @@ public final class Segments {
               .setKind(Entities.kind(table))
               .setOrderBy(OrderBy.asc(Queries.KEY))
               .setLimit(ask);
-      if (filters.size() == 1) {
-        q.setFilter(filters.get(0));
-      } else if (filters.size() == 2) {
-        q.setFilter(CompositeFilter.and(filters.get(0), filters.get(1)));
+      Filter range = keyRange(after, lower, upper);
+      if (range != null) {
+        q.setFilter(range);
       }
       int read = 0;
       try {
@@ -198,6 +185,31 @@ public final class Segments {
     }
   }
 
+  /** A segment's "lower~upper" bounds as the Datastore driver planned them. */
+  private static String[] bounds(ScanSegment seg) {
+    String[] parts = seg.bounds().split("~", -1);
+    if (parts.length != 2) {
+      throw new IllegalArgumentException(seg + " was not planned by the Datastore driver");
+    }
+    return parts;
+  }
+
+  /**
+   * The keys after {@code after} (or from {@code lower} when nothing was read yet) and below {@code
+   * upper}; null bounds are open, and null is returned when both are.
+   */
+  private static Filter keyRange(Key after, Key lower, Key upper) {
+    Filter from =
+        after != null
+            ? PropertyFilter.gt(Queries.KEY, after)
+            : lower != null ? PropertyFilter.ge(Queries.KEY, lower) : null;
+    Filter below = upper == null ? null : PropertyFilter.lt(Queries.KEY, upper);
+    if (from == null) {
+      return below;
+    }
+    return below == null ? from : CompositeFilter.and(from, below);
+  }
+
   /** Splits the unread part of a segment at about {@code fraction} of its keys. */
   public Optional<SegmentSplit> split(
       TableLayout table, ScanSegment seg, String checkpoint, double fraction) {
@@ -208,32 +220,19 @@ public final class Segments {
     if (seg.bounds().equals(EMPTY)) {
       return Optional.empty();
     }
-    String[] parts = seg.bounds().split("~", -1);
-    if (parts.length != 2) {
-      throw new IllegalArgumentException(seg + " was not planned by the Datastore driver");
-    }
+    String[] parts = bounds(seg);
     Key lower = key(table, parts[0], seg);
     Key upper = key(table, parts[1], seg);
     Key after = checkpoint == null ? null : key(table, checkpoint, seg);
-    List<Filter> filters = new ArrayList<>();
-    if (after != null) {
-      filters.add(PropertyFilter.gt(Queries.KEY, after));
-    } else if (lower != null) {
-      filters.add(PropertyFilter.ge(Queries.KEY, lower));
-    }
-    if (upper != null) {
-      filters.add(PropertyFilter.lt(Queries.KEY, upper));
-    }
     KeyQuery.Builder q =
         Query.newKeyQueryBuilder()
             .setNamespace(table.ref().namespace())
             .setKind(Entities.kind(table))
             .setOrderBy(OrderBy.asc(Queries.KEY))
             .setLimit(SPLIT_KEYS + 1);
-    if (filters.size() == 1) {
-      q.setFilter(filters.get(0));
-    } else if (filters.size() == 2) {
-      q.setFilter(CompositeFilter.and(filters.get(0), filters.get(1)));
+    Filter range = keyRange(after, lower, upper);
+    if (range != null) {
+      q.setFilter(range);
     }
     List<Key> keys = new ArrayList<>();
     try {
