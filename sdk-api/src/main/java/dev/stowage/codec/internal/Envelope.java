@@ -50,11 +50,16 @@ public final class Envelope {
    * @param dictionaryId 0 for no dictionary, otherwise the id, which sets {@link #FLAG_DICTIONARY}
    */
   public static int writeHeader(byte[] out, int flags, int dictionaryId) {
-    out[0] = MAGIC_0;
-    out[1] = MAGIC_1;
-    out[2] = VERSION_1;
-    out[3] = (byte) (dictionaryId == 0 ? flags : flags | FLAG_DICTIONARY);
-    int pos = FIXED_HEADER;
+    return writeHeader(out, 0, flags, dictionaryId);
+  }
+
+  /** {@link #writeHeader(byte[], int, int)} at {@code offset}; returns the header's end. */
+  public static int writeHeader(byte[] out, int offset, int flags, int dictionaryId) {
+    out[offset] = MAGIC_0;
+    out[offset + 1] = MAGIC_1;
+    out[offset + 2] = VERSION_1;
+    out[offset + 3] = (byte) (dictionaryId == 0 ? flags : flags | FLAG_DICTIONARY);
+    int pos = offset + FIXED_HEADER;
     if (dictionaryId != 0) {
       long v = dictionaryId;
       while ((v & ~0x7FL) != 0) {

@@ -87,13 +87,22 @@ public final class EnvelopeCodec {
               + " with Codecs.builder().keys(KeyProvider.ofKeyset(...)) (or"
               + " KeyProvider.ofKmsEncryptedKeyset / ofCleartextJsonKeysetFile for tests)");
     }
+    if (policy.encrypted() && !policy.compressed()) {
+      // The common encrypted case: the value's serialisation is the payload, in one array.
+      byte[] payload = Serial.serialize(plain);
+      BinaryValue stored = seal(table, key, attribute, payload, Envelope.FLAG_ENCRYPTED, 0);
+      if (sizes != null) {
+        sizes.encoded(payload.length, stored.value().size());
+      }
+      return stored;
+    }
     int dictionary = policy.compressed() ? writeDictionaries.getOrDefault(attribute, 0) : 0;
-    // A string or binary value is compressed or encrypted where its bytes lie, behind its
-    // serialisation header, rather than copied behind it first.
+    // A string or binary value is compressed where its bytes lie, behind its serialisation header,
+    // rather than copied behind it first.
     Serial.Split value = Serial.split(plain);
     AttributeValue stored =
         policy.encrypted()
-            ? encrypted(table, key, attribute, policy, value, dictionary)
+            ? compressedAndEncrypted(table, key, attribute, value, dictionary)
             : compressedOnly(plain, value, dictionary);
     if (sizes != null) {
       // Anything other than the plain value itself is an envelope, stored as its bytes.
@@ -103,55 +112,41 @@ public final class EnvelopeCodec {
     return stored;
   }
 
-  /** An encrypted envelope, compressed inside when the policy says so and it pays. */
-  private AttributeValue encrypted(
-      String table,
-      Key key,
-      String attribute,
-      AttributePolicy policy,
-      Serial.Split value,
-      int dictionary) {
-    // The payload is head[0, headLength) || body[bodyOffset, bodyOffset + bodyLength).
-    byte[] head = value.head();
-    int headLength = value.headLength();
-    byte[] body = value.body();
-    int bodyOffset = value.offset();
-    int bodyLength = value.length();
-    int flags = Envelope.FLAG_ENCRYPTED;
-    int usedDictionary = 0;
-    if (policy.compressed() && value.size() >= minCompressSize) {
+  /** An encrypted envelope, compressed inside when that makes the payload smaller. */
+  private BinaryValue compressedAndEncrypted(
+      String table, Key key, String attribute, Serial.Split value, int dictionary) {
+    if (value.size() >= minCompressSize) {
       byte[] frame = new byte[ZstdCodec.bound(value.size())];
       int n = zstd.compress(value, frame, 0, dictionary);
       if (n < value.size()) {
-        headLength = 0;
-        body = frame; // encrypted from the frame buffer as is: no trimmed copy
-        bodyOffset = 0;
-        bodyLength = n;
-        flags |= Envelope.FLAG_COMPRESSED;
-        usedDictionary = dictionary;
+        // Tink's Aead takes the plaintext as a whole array: the frame is trimmed to it.
+        return seal(
+            table,
+            key,
+            attribute,
+            Arrays.copyOf(frame, n),
+            Envelope.FLAG_ENCRYPTED | Envelope.FLAG_COMPRESSED,
+            dictionary);
       }
     }
-    int headerLength = Envelope.headerLength(usedDictionary);
+    return seal(table, key, attribute, Serial.join(value), Envelope.FLAG_ENCRYPTED, 0);
+  }
+
+  /**
+   * Encrypts {@code payload} into an envelope with the given flags and dictionary id: header, then
+   * Tink's ciphertext under the associated data binding it to table, key and attribute.
+   */
+  private BinaryValue seal(
+      String table, Key key, String attribute, byte[] payload, int flags, int dictionary) {
     try {
-      // Tink's Aead takes the plaintext as a whole array and returns the ciphertext as a new one,
-      // so the payload is joined into one array unless it already is one, and the ciphertext is
-      // copied behind the header. Each large copy comes straight after its array's allocation:
-      // C2 can then leave the copied range unzeroed instead of writing it twice.
-      byte[] payload;
-      if (headLength == 0 && bodyOffset == 0 && bodyLength == body.length) {
-        payload = body; // a serialisation of its own (not a string or binary value): no copy
-      } else {
-        payload = new byte[headLength + bodyLength];
-        System.arraycopy(body, bodyOffset, payload, headLength, bodyLength);
-        System.arraycopy(head, 0, payload, 0, headLength);
-      }
-      byte[] header = new byte[headerLength];
-      Envelope.writeHeader(header, flags, usedDictionary);
-      byte[] ciphertext =
-          keys.encrypt(payload, Serial.associatedData(header, table, key, attribute));
+      byte[] associatedData = Binding.forWrite(flags, dictionary, table, key, attribute);
+      byte[] ciphertext = keys.encrypt(payload, associatedData);
+      // Tink returns the ciphertext as a new array, so it is copied behind the header, straight
+      // after the allocation: C2 then leaves the copied range unzeroed instead of writing it twice.
+      int headerLength = Envelope.headerLength(dictionary);
       byte[] out = new byte[headerLength + ciphertext.length];
       System.arraycopy(ciphertext, 0, out, headerLength, ciphertext.length);
-      System.arraycopy(header, 0, out, 0, headerLength);
+      System.arraycopy(associatedData, Binding.HEADER_OFFSET, out, 0, headerLength);
       return AttributeValue.of(Bytes.wrap(out));
     } catch (GeneralSecurityException e) {
       String m = where(table, key, attribute) + "encryption failed with " + keys.description();
@@ -271,7 +266,7 @@ public final class EnvelopeCodec {
               env,
               ciphertext,
               end - ciphertext,
-              Serial.associatedData(env, start, h.length(), table, key, attribute));
+              Binding.forRead(env, start, h.length(), table, key, attribute));
     } catch (GeneralSecurityException e) {
       if (keys.keyIsMissing(env, ciphertext, end)) {
         throw new IntegrityException(

@@ -6,34 +6,74 @@ import dev.stowage.item.AttributeValue;
 import dev.stowage.item.AttributeValue.BinaryValue;
 import dev.stowage.item.AttributeValue.StringValue;
 import dev.stowage.item.Bytes;
-import dev.stowage.item.Key;
-import dev.stowage.item.KeyValue;
 import java.nio.charset.StandardCharsets;
 
 /**
  * Value serialisation for envelope payloads ({@link ValueWire}) with a copy-free path for the two
- * types that carry large payloads, and the canonical associated data of encrypted envelopes.
+ * types that carry large payloads. The associated data of encrypted envelopes is {@link Binding}.
  */
 final class Serial {
   /** ValueWire's tags for strings and binary values (pinned in docs/FORMAT.md). */
-  private static final int STRING_TAG = 1;
+  static final int STRING_TAG = 1;
 
-  private static final int BINARY_TAG = 3;
+  static final int BINARY_TAG = 3;
 
   private Serial() {}
 
   /**
-   * {@code ValueWire.encode(v)}, byte for byte: the two parts of {@link #split} joined, so a
-   * top-level string or binary value is written straight into an exactly sized array.
+   * {@code ValueWire.encode(v)}, byte for byte, for callers that only read it. A string or binary
+   * value is written straight into an exactly sized array; a binary value that Stowage decoded from
+   * its serialisation, and that still shares that array (see {@link #deserialize}), returns the
+   * array itself: re-encrypting a value read from an envelope then copies nothing.
    */
   static byte[] serialize(AttributeValue v) {
-    Split split = split(v);
-    if (split.headLength() == 0) {
+    if (v instanceof BinaryValue b) {
+      Bytes bytes = b.value();
+      byte[] array = BytesAccess.array(bytes);
+      int offset = BytesAccess.offset(bytes);
+      int n = bytes.size();
+      if (offset > 0 && offset + n == array.length && isHead(array, offset, BINARY_TAG, n)) {
+        return array;
+      }
+      byte[] out = new byte[1 + varintLength(n) + n];
+      System.arraycopy(array, offset, out, out.length - n, n);
+      head(out, BINARY_TAG, n);
+      return out;
+    }
+    if (v instanceof StringValue s) {
+      byte[] utf8 = s.value().getBytes(StandardCharsets.UTF_8);
+      int n = utf8.length;
+      byte[] out = new byte[1 + varintLength(n) + n];
+      System.arraycopy(utf8, 0, out, out.length - n, n);
+      head(out, STRING_TAG, n);
+      return out;
+    }
+    return ValueWire.encode(v);
+  }
+
+  /** True if {@code b[0, end)} is exactly the serialisation header of {@code length} bytes. */
+  private static boolean isHead(byte[] b, int end, int tag, int length) {
+    if (end != 1 + varintLength(length) || b[0] != tag) {
+      return false;
+    }
+    long v = length;
+    for (int pos = 1; pos < end; pos++, v >>>= 7) {
+      byte expected = (byte) (pos == end - 1 ? v : (v & 0x7F) | 0x80);
+      if (b[pos] != expected) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The two parts of a {@link Split} joined into one array; a whole body is returned as is. */
+  static byte[] join(Split split) {
+    if (split.headLength() == 0 && split.offset() == 0 && split.length() == split.body().length) {
       return split.body();
     }
     byte[] out = new byte[split.size()];
-    System.arraycopy(split.head(), 0, out, 0, split.headLength());
     System.arraycopy(split.body(), split.offset(), out, split.headLength(), split.length());
+    System.arraycopy(split.head(), 0, out, 0, split.headLength());
     return out;
   }
 
@@ -141,88 +181,6 @@ final class Serial {
     return null;
   }
 
-  /**
-   * The associated data binding a ciphertext to its place: the envelope header, the logical table
-   * name, the item key and the attribute name (docs/FORMAT.md, "Associated data"). The namespace
-   * and backend are deliberately absent so values move between them without re-encryption.
-   */
-  static byte[] associatedData(byte[] header, String table, Key key, String attribute) {
-    return associatedData(header, 0, header.length, table, key, attribute);
-  }
-
-  /** {@link #associatedData} for the header {@code b[offset, offset + headerLength)}. */
-  static byte[] associatedData(
-      byte[] b, int offset, int headerLength, String table, Key key, String attribute) {
-    // Built on every encrypted read and write: key strings and binary keys are written straight
-    // into the result rather than through their serialisations (two copies fewer).
-    byte[] t = table.getBytes(StandardCharsets.UTF_8);
-    KeyValue partition = key.partition();
-    KeyValue sort = key.sortOrNull();
-    byte[] p = keyBytes(partition);
-    byte[] s = sort == null ? null : keyBytes(sort);
-    byte[] a = attribute.getBytes(StandardCharsets.UTF_8);
-    byte[] out =
-        new byte
-            [varintLength(headerLength)
-                + headerLength
-                + varintLength(t.length)
-                + t.length
-                + keyLength(partition, p)
-                + 1
-                + (sort == null ? 0 : keyLength(sort, s))
-                + varintLength(a.length)
-                + a.length];
-    int pos = varint(out, 0, headerLength);
-    System.arraycopy(b, offset, out, pos, headerLength);
-    pos += headerLength;
-    pos = put(out, pos, t, true);
-    pos = putKey(out, pos, partition, p);
-    out[pos++] = (byte) (sort == null ? 0 : 1);
-    if (sort != null) {
-      pos = putKey(out, pos, sort, s);
-    }
-    put(out, pos, a, true);
-    return out;
-  }
-
-  /**
-   * The bytes a key value contributes: a string's UTF-8, a binary value's bytes (null: read in
-   * place), anything else its whole serialisation.
-   */
-  private static byte[] keyBytes(KeyValue v) {
-    if (v instanceof StringValue s) {
-      return s.value().getBytes(StandardCharsets.UTF_8);
-    }
-    return v instanceof BinaryValue ? null : serialize(v);
-  }
-
-  private static int keyLength(KeyValue v, byte[] bytes) {
-    if (v instanceof StringValue) {
-      return 1 + varintLength(bytes.length) + bytes.length;
-    }
-    if (v instanceof BinaryValue b) {
-      int n = b.value().size();
-      return 1 + varintLength(n) + n;
-    }
-    return bytes.length;
-  }
-
-  /** Writes {@code serialize(v)} given its {@link #keyBytes}; returns the new end. */
-  private static int putKey(byte[] out, int pos, KeyValue v, byte[] bytes) {
-    if (v instanceof StringValue) {
-      out[pos] = STRING_TAG;
-      return put(out, pos + 1, bytes, true);
-    }
-    if (v instanceof BinaryValue bv) {
-      Bytes b = bv.value();
-      out[pos] = BINARY_TAG;
-      pos = varint(out, pos + 1, b.size());
-      System.arraycopy(BytesAccess.array(b), BytesAccess.offset(b), out, pos, b.size());
-      return pos + b.size();
-    }
-    return put(out, pos, bytes, false);
-  }
-
   private static int varint(byte[] out, int pos, int length) {
     long v = length;
     while ((v & ~0x7FL) != 0) {
@@ -231,18 +189,5 @@ final class Serial {
     }
     out[pos++] = (byte) v;
     return pos;
-  }
-
-  private static int put(byte[] out, int pos, byte[] b, boolean lengthPrefixed) {
-    if (lengthPrefixed) {
-      long v = b.length;
-      while ((v & ~0x7FL) != 0) {
-        out[pos++] = (byte) ((v & 0x7F) | 0x80);
-        v >>>= 7;
-      }
-      out[pos++] = (byte) v;
-    }
-    System.arraycopy(b, 0, out, pos, b.length);
-    return pos + b.length;
   }
 }

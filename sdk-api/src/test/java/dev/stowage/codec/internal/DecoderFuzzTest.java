@@ -106,7 +106,7 @@ class DecoderFuzzTest {
     byte[] header = new byte[Envelope.FIXED_HEADER];
     int flags = Envelope.FLAG_ENCRYPTED | (compressedFlag ? Envelope.FLAG_COMPRESSED : 0);
     Envelope.writeHeader(header, flags, 0);
-    byte[] ct = AEAD.encrypt(body, Serial.associatedData(header, "t", KEY, "a"));
+    byte[] ct = AEAD.encrypt(body, Binding.forRead(header, 0, header.length, "t", KEY, "a"));
     byte[] b = new byte[header.length + ct.length];
     System.arraycopy(header, 0, b, 0, header.length);
     System.arraycopy(ct, 0, b, header.length, ct.length);

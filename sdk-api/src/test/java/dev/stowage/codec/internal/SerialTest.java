@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.stowage.internal.ValueWire;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Bytes;
-import dev.stowage.item.Key;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.Size;
@@ -99,51 +98,43 @@ class SerialTest {
     }
   }
 
-  @Property(tries = 300)
-  void associatedDataMatchesTheSerialisedForm(
-      @ForAll @Size(max = 40) String table,
-      @ForAll @Size(max = 40) String attribute,
-      @ForAll @Size(max = 200) String partition,
-      @ForAll @Size(max = 300) byte[] sort,
-      @ForAll @net.jqwik.api.constraints.IntRange(min = 0, max = 3) int shape) {
-    Key key;
-    try {
-      AttributeValue.of(table);
-      AttributeValue.of(attribute);
-      key =
-          switch (shape) {
-            case 0 -> Key.of(partition);
-            case 1 -> Key.of(partition, partition + "~");
-            case 2 -> Key.of(AttributeValue.of(partition), AttributeValue.of(Bytes.of(sort)));
-            default ->
-                Key.of(
-                    AttributeValue.of(Bytes.of(sort)),
-                    AttributeValue.of(new java.math.BigDecimal("42.5")));
-          };
-    } catch (IllegalArgumentException invalidKey) {
-      return;
+  @Property(tries = 200)
+  void aDecodedBinaryValueReserialisesAsTheArrayItSharesWithoutACopy(
+      @ForAll @Size(max = 300) byte[] b) {
+    byte[] s = ValueWire.encode(AttributeValue.of(Bytes.of(b)));
+    AttributeValue decoded = Serial.deserialize(s, 0, s.length);
+    byte[] again = Serial.serialize(decoded);
+    assertThat(again).isEqualTo(ValueWire.encode(decoded));
+    if (b.length > 0) {
+      assertThat(again).isSameAs(s);
     }
-    byte[] header = {0x00, (byte) 0xF5, 0x53, 0x01, 0x02};
-    // docs/FORMAT.md: varint(h) || header || str(table) || value(pk) || 00 | 01 value(sk) ||
-    // str(attribute), built here from ValueWire's encodings.
-    java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
-    expected.write(4);
-    expected.write(header, 1, 4);
-    expected.writeBytes(withoutTag(ValueWire.encode(AttributeValue.of(table))));
-    expected.writeBytes(ValueWire.encode(key.partition()));
-    if (key.sortOrNull() == null) {
-      expected.write(0);
-    } else {
-      expected.write(1);
-      expected.writeBytes(ValueWire.encode(key.sortOrNull()));
-    }
-    expected.writeBytes(withoutTag(ValueWire.encode(AttributeValue.of(attribute))));
-    assertThat(Serial.associatedData(header, 1, 4, table, key, attribute))
-        .isEqualTo(expected.toByteArray());
   }
 
-  private static byte[] withoutTag(byte[] encoded) {
-    return java.util.Arrays.copyOfRange(encoded, 1, encoded.length);
+  @org.junit.jupiter.api.Test
+  void aBinaryValueInsideAnotherArrayIsSerialisedAfresh() {
+    // Shares an array whose bytes before the value are not its serialisation header: a wrong tag,
+    // a wrong length, a non-minimal length, and trailing bytes after the value.
+    byte[][] arrays = {
+      {0x01, 0x02, 7, 8},
+      {0x03, 0x03, 7, 8},
+      {0x03, (byte) 0x82, 0x00, 7, 8},
+      {0x03, 0x02, 7, 8, 9},
+    };
+    int[] offsets = {2, 2, 3, 2};
+    for (int i = 0; i < arrays.length; i++) {
+      AttributeValue v =
+          AttributeValue.of(dev.stowage.internal.BytesAccess.wrap(arrays[i], offsets[i], 2));
+      byte[] s = Serial.serialize(v);
+      assertThat(s).isNotSameAs(arrays[i]).containsExactly(0x03, 0x02, 7, 8);
+    }
+  }
+
+  @Property(tries = 20)
+  void reserialisingLongDecodedValuesKeepsMultiByteLengths(
+      @ForAll @net.jqwik.api.constraints.IntRange(min = 128, max = 70_000) int n) {
+    byte[] s = ValueWire.encode(AttributeValue.of(new byte[n]));
+    AttributeValue decoded = Serial.deserialize(s, 0, s.length);
+    assertThat(Serial.serialize(decoded)).isSameAs(s);
   }
 
   @org.junit.jupiter.api.Test
