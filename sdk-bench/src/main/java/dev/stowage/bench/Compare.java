@@ -106,6 +106,14 @@ public final class Compare {
               Kind.THROUGHPUT_AT_LEAST,
               Double.NaN));
     }
+    PAIRS.add(
+        new Pair(
+            "codec: re-encrypt a decoded value vs Tink AEAD",
+            c,
+            "stowageReencrypt",
+            "tinkEncrypt",
+            Kind.THROUGHPUT_AT_LEAST,
+            Double.NaN));
     for (String op : List.of("CompressEncrypt", "DecryptDecompress")) {
       PAIRS.add(
           new Pair(
