@@ -2,6 +2,7 @@ package dev.stowage.dynamodb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stowage.DeleteJob;
 import dev.stowage.IndexSpec;
 import dev.stowage.KeySchema;
 import dev.stowage.Stowage;
@@ -27,7 +28,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * Index cursor pages cost one DynamoDB Query each, as a hand-written ExclusiveStartKey loop does,
- * in both directions, when the index's sort values are distinct.
+ * in both directions, when the index's sort values are distinct; so do a delete job's pages of
+ * 1,000 (the largest), which ask DynamoDB for the page, the entry that says whether more follow and
+ * the resume position's own entry in one request.
  */
 class IndexPageRequestsTest {
   static final AtomicInteger QUERIES = new AtomicInteger();
@@ -121,5 +124,30 @@ class IndexPageRequestsTest {
     }
     assertThat(backward).containsExactlyElementsOf(expected.subList(0, 40));
     assertThat(perPage).hasSize(4).containsOnly(1);
+  }
+
+  @Test
+  void deleteJobPagesOfAThousandAreOneQueryEach() {
+    List<Item> items = new ArrayList<>();
+    for (int i = 0; i < 2100; i++) {
+      items.add(
+          Item.builder()
+              .put("id", String.format("d%05d", i))
+              .put("feed", "expired")
+              .put("at", 5000 + i)
+              .build());
+    }
+    events.batchPut(items);
+    Query expired = Query.index("byFeed").partition(AttributeValue.of("expired")).build();
+    QUERIES.set(0);
+    DeleteJob.Progress done =
+        events.deleteWhere(expired, new DeleteJob.Options(0, 1000, false, null)).run();
+    // Pages of 1,000, 1,000 and 100: the short page is the last.
+    assertThat(done.deleted()).isEqualTo(2100);
+    assertThat(done.done()).isTrue();
+    assertThat(QUERIES.get()).isEqualTo(3);
+    assertThat(events.queryAll(expired).count()).isZero();
+    assertThat(events.queryAll(Query.index("byFeed").partition(AttributeValue.of("f")).build()))
+        .hasSize(45);
   }
 }

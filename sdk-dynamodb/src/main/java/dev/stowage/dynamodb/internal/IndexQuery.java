@@ -102,8 +102,11 @@ final class IndexQuery {
     Map<String, AttributeValue> nativeStart = null;
     // One entry beyond the limit tells whether the last run is complete, and a resumed query
     // reads the position's own entry again (its range is inclusive): asking for both at once
-    // fills a page with one request unless runs of equal sort values cross the page's end.
-    int ask = Math.min(1000, q.limit() + 1 + (startKey != null ? 1 : 0));
+    // fills a page with one request unless runs of equal sort values cross the page's end (or the
+    // response reaches DynamoDB's 1 MB). A further request asks for the entries still missing,
+    // not for a whole page again.
+    int first = q.limit() + 1 + (startKey != null ? 1 : 0);
+    int ask = first;
     while (true) {
       QueryResponse resp = page(ex, kc, nativeStart, ask);
       for (Map<String, AttributeValue> item : resp.items()) {
@@ -141,6 +144,9 @@ final class IndexQuery {
         return new QueryResult(trimmed ? out.subList(0, q.limit()) : out, trimmed);
       }
       nativeStart = resp.lastEvaluatedKey();
+      int missing = q.limit() + 1 - out.size() - run.size();
+      // Past the limit, only the rest of a run of equal sort values is read: of unknown length.
+      ask = missing > 0 ? missing : first;
     }
   }
 
