@@ -51,7 +51,8 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * <p>Each round loads {@value #ITEMS} matching items into each side's table (besides {@value
  * #OTHERS} non-matching ones loaded once), then times each side's delete, rotating which side goes
  * first; every delete is checked to leave no match and every other item. The output lines have the
- * format of {@link Compare}: medians of the rounds and the lowest and highest round ratio.
+ * format of {@link Compare}: medians of the rounds and the lowest and highest round ratio; each
+ * round's line also counts the requests the side sent (Query, BatchWriteItem, DeleteItem).
  *
  * <pre>
  * java -cp sdk-bench/target/benchmarks.jar dev.stowage.bench.DeleteByIndexBench [rounds] [pageSize]
@@ -142,16 +143,28 @@ public final class DeleteByIndexBench {
         } else {
           loadRaw(ITEMS, "expired");
         }
+        Map<String, Long> before = DynamoLocal.COUNTER.snapshot();
         long start = System.nanoTime();
         sides.get(side).run();
         double ms = (System.nanoTime() - start) / 1e6;
+        Map<String, Long> requests = new java.util.TreeMap<>();
+        DynamoLocal.COUNTER
+            .snapshot()
+            .forEach(
+                (op, n) -> {
+                  long d = n - before.getOrDefault(op, 0L);
+                  if (d > 0) {
+                    requests.put(op, d);
+                  }
+                });
         check(side);
         System.out.printf(
             Locale.ROOT,
-            "round %d %-8s %9.1f ms%s%n",
+            "round %d %-8s %9.1f ms  requests %s%s%n",
             round,
             side,
             ms,
+            requests,
             round == 0 ? " (warm-up)" : "");
         if (round > 0) {
           millis.get(side)[round - 1] = ms;
