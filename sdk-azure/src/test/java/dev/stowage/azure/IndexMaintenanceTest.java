@@ -270,4 +270,19 @@ class IndexMaintenanceTest {
     assertThat(queryAll("x", KeyRange.ALL, false, 1)).containsExactly("a/p1/new");
     assertThat(indexRows()).isEqualTo(2);
   }
+
+  @Test
+  void batchOfPutsCrashAfterTheItemWritesNeverShowsReplacedVersions() {
+    driver.put(table, item("p1", 1, "x", "b", "old"), Expectation.ANY, false);
+    CRASH_AFTER.set(WriteStep.ITEM_WRITTEN);
+    // p1 exists, so its create is refused and it is read and replaced; p2 is created.
+    List<WriteOp> batch =
+        List.of(put(item("p1", 1, "x", "a", "new")), put(item("p2", 1, "x", "c", "new")));
+    assertThatThrownBy(() -> driver.batchWrite(table, batch)).isInstanceOf(SimulatedCrash.class);
+    CRASH_AFTER.set(null);
+    assertThat(indexRows()).isEqualTo(6);
+    assertThat(queryAll("x", KeyRange.ALL, true, 1)).containsExactly("c/p2/new", "a/p1/new");
+    assertThat(queryAll("x", KeyRange.ALL, false, 1)).containsExactly("a/p1/new", "c/p2/new");
+    assertThat(indexRows()).isEqualTo(4);
+  }
 }

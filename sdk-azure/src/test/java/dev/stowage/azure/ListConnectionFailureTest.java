@@ -34,8 +34,9 @@ import reactor.core.publisher.Mono;
 
 /**
  * A connection failure on the first page of a listing (here the range read a batch write into an
- * indexed table makes of the versions it replaces) is an {@link UnavailableException}, which the
- * retry policy retries, not an unchecked I/O exception of the Azure SDK that stops the caller.
+ * indexed table makes of the versions it replaces, once Azure refused to create items that exist)
+ * is an {@link UnavailableException}, which the retry policy retries, not an unchecked I/O
+ * exception of the Azure SDK that stops the caller.
  */
 class ListConnectionFailureTest {
   private final AtomicInteger failures = new AtomicInteger();
@@ -93,6 +94,7 @@ class ListConnectionFailureTest {
   @Test
   void aFailedRangeReadOfABatchIsUnavailableAndRetried() {
     Table t = open(new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(5)));
+    t.batchPut(orders());
     failures.set(1);
     t.batchPut(orders());
     assertThat(failed.get()).as("the range read was failed once").isEqualTo(1);
@@ -104,6 +106,7 @@ class ListConnectionFailureTest {
   @Test
   void withoutRetriesTheFailureIsUnavailable() {
     Table t = open(RetryPolicy.NONE);
+    t.batchPut(orders());
     failures.set(1);
     assertThatThrownBy(() -> t.batchPut(orders()))
         .isInstanceOf(UnavailableException.class)

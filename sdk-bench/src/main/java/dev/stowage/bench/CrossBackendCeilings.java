@@ -79,12 +79,17 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * <p>Every round writes into fresh tables (namespaces {@code rN}), so no side overwrites. The
  * migrator and the raw write of a hop alternate which goes first from round to round. Prints each
  * round, then per hop the medians in items/s, the hop's ratio to its target's raw write rate (the
- * issue's ≥ 0.8 of the slower side) and to 4× the rate of the documented sequential run.
+ * issue's ≥ 0.8 of the slower side) and to 4× the rate of the documented sequential run. In the
+ * warm-up round it also counts the requests the migrator sent to Azurite (a hop into Azure), per
+ * 100 items, next to the raw client's: the measured rounds count nothing.
+ *
+ * <p>A fourth argument {@code hop=N} (1, 2 or 3, in the order above) runs that hop alone: its
+ * source is seeded once through Stowage, and the raw reads are left out.
  *
  * <pre>
  * DDB_LOCAL_TELEMETRY=0 java -Dstowage.azurite=node_modules/azurite \
  *   -cp sdk-test/target/classes:sdk-bench/target/benchmarks.jar \
- *   dev.stowage.bench.CrossBackendCeilings [rounds] [parallelism] [items]
+ *   dev.stowage.bench.CrossBackendCeilings [rounds] [parallelism] [items] [hop=N]
  * </pre>
  */
 public final class CrossBackendCeilings {
@@ -121,6 +126,10 @@ public final class CrossBackendCeilings {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
     int parallelism = args.length > 1 ? Integer.parseInt(args[1]) : 8;
     int n = args.length > 2 ? Integer.parseInt(args[2]) : 5000;
+    int only = args.length > 3 ? Integer.parseInt(args[3].replace("hop=", "")) - 1 : -1;
+    if (only < -1 || only > 2) {
+      throw new IllegalArgumentException("hop=N takes 1, 2 or 3: " + args[3]);
+    }
     Emulators emulators = Emulators.shared();
     DynamoDbClient ddb = emulators.dynamoDb().client();
     Datastore datastore = emulators.datastore().client();
@@ -139,6 +148,14 @@ public final class CrossBackendCeilings {
     long t = System.nanoTime();
     source.batchPut(items);
     System.out.printf(Locale.ROOT, "seeded DynamoDB Local with %,d items in %,d ms%n", n, ms(t));
+    if (only > 0) {
+      // The hop's source as the hop before it would leave it: seeded once, read every round.
+      StorageDriver seedDriver = only == 1 ? dsDriver : azDriver;
+      t = System.nanoTime();
+      Stowage.builder(seedDriver).namespace("seed").build().ensureTable(SPEC).batchPut(items);
+      System.out.printf(Locale.ROOT, "seeded %s with %,d items in %,d ms%n", HOPS[only], n, ms(t));
+    }
+    AzureRequests requests = new AzureRequests();
     ExecutorService pool = Executors.newFixedThreadPool(parallelism);
     // [hop][round]: migrator, raw write into the target; [store][round]: raw read
     double[][] hop = new double[3][rounds];
@@ -151,12 +168,18 @@ public final class CrossBackendCeilings {
         boolean warm = r == 0;
         StorageDriver[] from = {ddbDriver, dsDriver, azDriver};
         StorageDriver[] to = {dsDriver, azDriver, ddbDriver};
-        String[] fromNs = {"prod", ns, ns};
+        String[] fromNs = {"prod", only == 1 ? "seed" : ns, only == 2 ? "seed" : ns};
         String[] toNs = {ns, ns, "b" + r};
         for (int h = 0; h < 3; h++) {
+          if (only >= 0 && h != only) {
+            continue;
+          }
           int target = (h + 1) % 3;
           Callable<Double> migrate =
               migrateTurn(from[h], fromNs[h], to[h], toNs[h], parallelism, n);
+          if (warm && target == 2) {
+            migrate = requests.counting(azDriver, migrate);
+          }
           Callable<Double> raw =
               switch (target) {
                 case 0 -> () -> ddbWrite(ddb, pool, "raw-" + ns, items);
@@ -176,10 +199,16 @@ public final class CrossBackendCeilings {
               m,
               w,
               warm ? " (warm-up)" : "");
+          if (warm && target == 2) {
+            System.out.println(requests.per100(n));
+          }
           if (!warm) {
             hop[h][r - 1] = m;
             write[target][r - 1] = w;
           }
+        }
+        if (only >= 0) {
+          continue;
         }
         double[] reads = {
           ddbRead(ddb, pool, "raw-" + ns, parallelism, n),
@@ -210,6 +239,13 @@ public final class CrossBackendCeilings {
         n,
         parallelism);
     for (int s = 0; s < 3; s++) {
+      if (only >= 0) {
+        if (s == (only + 1) % 3) {
+          System.out.printf(
+              Locale.ROOT, "%-20s raw parallel write %s%n", stores[s], summary(write[s]));
+        }
+        continue;
+      }
       System.out.printf(
           Locale.ROOT,
           "%-20s raw parallel write %s   raw parallel read %s%n",
@@ -218,6 +254,9 @@ public final class CrossBackendCeilings {
           summary(read[s]));
     }
     for (int h = 0; h < 3; h++) {
+      if (only >= 0 && h != only) {
+        continue;
+      }
       int src = h;
       int target = (h + 1) % 3;
       double[] ratio = new double[rounds];
@@ -241,6 +280,53 @@ public final class CrossBackendCeilings {
           4 * BEFORE[h],
           4 * BEFORE[h] / median(write[target]),
           4 * BEFORE[h] / median(read[src]));
+    }
+  }
+
+  /**
+   * Counts the requests a driver's client sends to Azurite while a hop runs (its {@link
+   * dev.stowage.spi.CapacityListener}: one storage transaction is one request), by kind.
+   */
+  private static final class AzureRequests {
+    final java.util.concurrent.atomic.LongAdder reads = new java.util.concurrent.atomic.LongAdder();
+    final java.util.concurrent.atomic.LongAdder writes =
+        new java.util.concurrent.atomic.LongAdder();
+    final java.util.concurrent.atomic.LongAdder deletes =
+        new java.util.concurrent.atomic.LongAdder();
+
+    Callable<Double> counting(StorageDriver driver, Callable<Double> turn) {
+      return () -> {
+        reads.reset();
+        writes.reset();
+        deletes.reset();
+        driver.capacityListener(
+            (table, index, r, w, d) -> {
+              if (index.isEmpty()) {
+                reads.add((long) r);
+                writes.add((long) w);
+                deletes.add((long) d);
+              }
+            });
+        try {
+          return turn.call();
+        } finally {
+          driver.capacityListener(dev.stowage.spi.CapacityListener.NONE);
+        }
+      };
+    }
+
+    String per100(int n) {
+      double k = 100.0 / n;
+      return String.format(
+          Locale.ROOT,
+          "  requests into Azurite per 100 items (warm-up round): migrator %.2f (reads %.2f,"
+              + " writes %.2f, deletes %.2f); raw client %.2f",
+          (reads.sum() + writes.sum() + deletes.sum()) * k,
+          reads.sum() * k,
+          writes.sum() * k,
+          deletes.sum() * k,
+          // one transaction per account's run of at most 100 items, as azureWrite sends them
+          (double) ACCOUNTS * Math.ceil((double) n / ACCOUNTS / 100) * k);
     }
   }
 

@@ -19,7 +19,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.function.Function;
 
 /**
  * Batch writes and single-partition transactions.
@@ -28,7 +30,8 @@ import java.util.concurrent.ExecutorService;
  * and under 4 MiB (each item with a mirror row takes two actions), partitions in parallel. A delete
  * of a missing item fails a whole Azure transaction with 404, so that action is dropped and the
  * rest resubmitted. On tables with indexes the batch keeps {@link ItemWriter}'s index write order,
- * step by step for the whole batch.
+ * step by step for the whole batch, and a batch of puts reads the versions it replaces only where
+ * Azure refused to create an item because it exists ({@link #batchWriteIndexed}).
  */
 public final class Batches {
   /** Azure's limit of actions per entity-group transaction. */
@@ -44,6 +47,13 @@ public final class Batches {
   private final WriteStep.Hook hook;
   private final ExecutorService executor;
   private final AzureSizeModel sizes = new AzureSizeModel();
+
+  /**
+   * Data tables (by Azure name) whose last batch of puts met items that existed: their batches read
+   * the replaced versions before writing, until a batch finds none of its items. Only a guess of
+   * which path costs fewer requests; both keep the index exact.
+   */
+  private final Map<String, Boolean> readFirst = new ConcurrentHashMap<>();
 
   public Batches(
       Tables tables,
@@ -98,15 +108,29 @@ public final class Batches {
 
   /**
    * A batch on a table with indexes, in the write order of {@link ItemWriter} applied to the whole
-   * batch: the replaced versions are read (range reads per partition), then (1) every new entry is
-   * written, (2) the items, (3) the replaced versions' entries are deleted — each step as
-   * entity-group transactions per partition, in parallel. A crash between steps leaves only entries
-   * that read repair skips and deletes. Items are written unconditionally, as batch writes are; a
-   * version written concurrently between the read and the write loses its entries to read repair
-   * instead of to step (3).
+   * batch: (1) every new entry is written, (2) the items, (3) the replaced versions' entries are
+   * deleted — each step as entity-group transactions per partition, in parallel. A crash between
+   * steps leaves only entries that read repair skips and deletes. Items are written
+   * unconditionally, as batch writes are; a version written concurrently between the read and the
+   * write loses its entries to read repair instead of to step (3).
+   *
+   * <p>Step (3) needs the replaced versions. A batch of puts first assumes there are none ({@link
+   * #batchCreateIndexed}): its items are created, which Azure refuses atomically, per transaction,
+   * when one of them exists; only a refused transaction's items are read and replaced. A table
+   * whose last batch of puts met existing items is read first instead ({@link #readFirst}), and so
+   * are batches with deletes (range reads per partition), as long as batches keep meeting existing
+   * items.
    */
   private BatchWriteResult batchWriteIndexed(TableLayout layout, List<WriteOp> writes) {
+    boolean putsOnly = writes.stream().allMatch(w -> w instanceof WriteOp.Put);
+    String table = Tables.dataName(layout);
+    if (putsOnly && !readFirst.containsKey(table)) {
+      return batchCreateIndexed(layout, writes);
+    }
     Map<Key, Row> previous = reads.rows(layout, writes.stream().map(WriteOp::key).toList());
+    if (putsOnly && previous.isEmpty()) {
+      readFirst.remove(table);
+    }
     List<IndexEntries.Entry> fresh = new ArrayList<>();
     List<IndexEntries.Entry> stale = new ArrayList<>();
     Map<String, List<ItemActions>> byPartition = new LinkedHashMap<>();
@@ -141,6 +165,109 @@ public final class Batches {
     return BatchWriteResult.DONE;
   }
 
+  /**
+   * A batch of puts on a table with indexes, written as if none of its items existed, which Azure
+   * checks: each item is written with a create action, so a transaction holding an item that exists
+   * is refused as a whole (409, {@code EntityAlreadyExists}) and writes nothing. The transactions
+   * that went in replaced nothing, so they leave no stale entries. The items of refused ones are
+   * then read (the replaced versions) and written as {@link #batchWriteIndexed} writes them, with
+   * the nonces whose entries step (1) wrote, and the replaced versions' entries deleted. A batch
+   * retried after it landed meets its own items and takes that second path, so retries stay
+   * idempotent and leave no entries of the versions they replace.
+   */
+  private BatchWriteResult batchCreateIndexed(TableLayout layout, List<WriteOp> writes) {
+    List<IndexEntries.Entry> fresh = new ArrayList<>();
+    Map<String, List<NewItem>> byPartition = new LinkedHashMap<>();
+    for (WriteOp w : writes) {
+      WriteOp.Put p = (WriteOp.Put) w;
+      String nonce = IndexEntries.newNonce();
+      fresh.addAll(IndexEntries.entries(layout, p.key(), p.item(), nonce));
+      byPartition
+          .computeIfAbsent(
+              AzureKeys.partitionKey(layout, p.key().partition()), k -> new ArrayList<>())
+          .add(new NewItem(p.key(), p.item(), nonce, createActions(layout, p, nonce)));
+    }
+    index.writeAll(layout, fresh, executor);
+    hook.after(WriteStep.NEW_ENTRIES_WRITTEN);
+    List<List<NewItem>> groups = new ArrayList<>();
+    for (List<NewItem> partition : byPartition.values()) {
+      groups.addAll(chunk(partition, NewItem::create));
+    }
+    TableClient client = tables.data(layout);
+    List<NewItem> refused = java.util.Collections.synchronizedList(new ArrayList<>());
+    Parallel.run(
+        executor,
+        groups,
+        group -> {
+          List<TableTransactionAction> actions = new ArrayList<>();
+          for (NewItem n : group) {
+            actions.addAll(n.create().actions());
+          }
+          try {
+            client.submitTransaction(actions);
+          } catch (RuntimeException e) {
+            if (AzureErrors.code(e).equals("EntityAlreadyExists")) {
+              refused.addAll(group);
+              return;
+            }
+            throw AzureErrors.translate(e, "batch write to " + layout.ref());
+          }
+          store.applied(layout, actions);
+        });
+    List<IndexEntries.Entry> stale = new ArrayList<>();
+    if (!refused.isEmpty()) {
+      readFirst.put(Tables.dataName(layout), Boolean.TRUE);
+      // Read on this thread: the range reads run on the executor, whose threads must not wait for
+      // tasks queued behind them.
+      Map<Key, Row> previous = reads.rows(layout, refused.stream().map(NewItem::key).toList());
+      Map<String, List<ItemActions>> again = new LinkedHashMap<>();
+      for (NewItem n : refused) {
+        Row replaced = previous.get(n.key());
+        if (replaced != null) {
+          stale.addAll(ItemWriter.staleEntries(layout, n.key(), replaced));
+        }
+        again
+            .computeIfAbsent(
+                AzureKeys.partitionKey(layout, n.key().partition()), k -> new ArrayList<>())
+            .add(
+                putActions(
+                    layout,
+                    n.key(),
+                    n.item(),
+                    n.nonce(),
+                    replaced == null ? null : replaced.properties()));
+      }
+      submitByPartition(layout, again);
+    }
+    hook.after(WriteStep.ITEM_WRITTEN);
+    index.deleteAllQuietly(layout, stale, executor);
+    hook.after(WriteStep.STALE_ENTRIES_DELETED);
+    return BatchWriteResult.DONE;
+  }
+
+  /**
+   * A put of {@link #batchCreateIndexed}: the item, the nonce its new entries carry, and the
+   * actions creating it.
+   */
+  private record NewItem(Key key, Item item, String nonce, ItemActions create) {}
+
+  /** An item created (and its mirror row upserted) under the nonce of its entries. */
+  private ItemActions createActions(TableLayout layout, WriteOp.Put put, String nonce) {
+    TableEntity e = ItemStore.entity(layout, put.key(), put.item(), nonce, (Row) null);
+    TableTransactionAction create =
+        new TableTransactionAction(TableTransactionActionType.CREATE, e);
+    long bytes = sizes.itemBytes(put.item());
+    if (!tables.mirrored(layout)) {
+      return new ItemActions(List.of(create), bytes);
+    }
+    return new ItemActions(
+        List.of(
+            create,
+            new TableTransactionAction(
+                TableTransactionActionType.UPSERT_REPLACE, ItemStore.mirror(e, put.key()))),
+        bytes);
+  }
+
   /** Submits each partition's actions as transactions; partitions in parallel. */
   private void submitByPartition(TableLayout layout, Map<String, List<ItemActions>> byPartition) {
     TableClient client = tables.data(layout);
@@ -163,19 +290,37 @@ public final class Batches {
    */
   private static List<List<TableTransactionAction>> chunk(List<ItemActions> perItem) {
     List<List<TableTransactionAction>> chunks = new ArrayList<>();
-    List<TableTransactionAction> current = new ArrayList<>();
+    for (List<ItemActions> group : chunk(perItem, a -> a)) {
+      List<TableTransactionAction> actions = new ArrayList<>();
+      for (ItemActions a : group) {
+        actions.addAll(a.actions());
+      }
+      chunks.add(actions);
+    }
+    return chunks;
+  }
+
+  /**
+   * Groups one partition's items into transactions within Azure's action and body limits, given
+   * each item's actions.
+   */
+  private static <T> List<List<T>> chunk(List<T> items, Function<T, ItemActions> actionsOf) {
+    List<List<T>> chunks = new ArrayList<>();
+    List<T> current = new ArrayList<>();
+    int actions = 0;
     long bytes = 0;
-    for (ItemActions item : perItem) {
-      List<TableTransactionAction> actions = item.actions();
+    for (T item : items) {
+      ItemActions a = actionsOf.apply(item);
       if (!current.isEmpty()
-          && (current.size() + actions.size() > MAX_ACTIONS
-              || bytes + item.bytes() > MAX_BODY_BYTES)) {
+          && (actions + a.actions().size() > MAX_ACTIONS || bytes + a.bytes() > MAX_BODY_BYTES)) {
         chunks.add(current);
         current = new ArrayList<>();
+        actions = 0;
         bytes = 0;
       }
-      current.addAll(actions);
-      bytes += item.bytes();
+      current.add(item);
+      actions += a.actions().size();
+      bytes += a.bytes();
     }
     if (!current.isEmpty()) {
       chunks.add(current);
