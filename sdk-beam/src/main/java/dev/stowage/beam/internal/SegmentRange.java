@@ -28,13 +28,21 @@ import org.apache.beam.sdk.coders.CustomCoder;
  *
  * <p>{@code narrowed} replaces segments of the group by parts of them that a driver split off
  * ({@link dev.stowage.spi.StorageDriver#splitSegment}): the range reads segment {@code i} of the
- * group as {@code narrowed.get(i)} when there is one.
+ * group as {@code narrowed.get(i)} when there is one. {@code shares} says how much of a whole
+ * segment such a part is estimated to hold (the fraction the cut was asked for), so that progress
+ * and size estimates count the two parts of a cut segment as the one segment they make up, not as
+ * two; a segment without a share counts as one.
  *
  * @param start the first position read
  * @param end the position the read stops at
  * @param narrowed the group's segments this range reads only part of, by their place in the group
+ * @param shares the estimated share of a whole segment of each narrowed segment, in (0, 1]
  */
-public record SegmentRange(Position start, Position end, SortedMap<Integer, ScanSegment> narrowed) {
+public record SegmentRange(
+    Position start,
+    Position end,
+    SortedMap<Integer, ScanSegment> narrowed,
+    SortedMap<Integer, Double> shares) {
   public SegmentRange {
     Objects.requireNonNull(start, "start");
     Objects.requireNonNull(end, "end");
@@ -45,11 +53,41 @@ public record SegmentRange(Position start, Position end, SortedMap<Integer, Scan
     narrowed =
         Collections.unmodifiableSortedMap(
             new TreeMap<>(narrowed.subMap(start.segment(), end.segment() + 1)));
+    for (double share : shares.values()) {
+      if (!(share > 0 && share <= 1)) {
+        throw new IllegalArgumentException("a segment's share is in (0, 1]: " + share);
+      }
+    }
+    shares =
+        Collections.unmodifiableSortedMap(
+            new TreeMap<>(shares.subMap(start.segment(), end.segment() + 1)));
+  }
+
+  /** A range whose narrowed segments each count as a whole one. */
+  public SegmentRange(Position start, Position end, SortedMap<Integer, ScanSegment> narrowed) {
+    this(start, end, narrowed, new TreeMap<>());
   }
 
   /** A range of the group's segments as planned. */
   public SegmentRange(Position start, Position end) {
     this(start, end, new TreeMap<>());
+  }
+
+  /** The estimated share of a whole segment that segment {@code i} of this range holds. */
+  public double share(int i) {
+    return shares.getOrDefault(i, 1.0);
+  }
+
+  /**
+   * Whole segments before {@code p} counted from this range's first segment, each by its {@link
+   * #share}, a partly read segment as half its share.
+   */
+  double units(Position p) {
+    double n = 0;
+    for (int i = start.segment(); i < p.segment(); i++) {
+      n += share(i);
+    }
+    return n + (p.checkpoint() == null ? 0 : 0.5 * share(p.segment()));
   }
 
   /** Segments {@code 0} to {@code count - 1} of a group, whole. */
@@ -118,6 +156,11 @@ public record SegmentRange(Position start, Position end, SortedMap<Integer, Scan
         d.writeInt(s.total());
         writeText(d, s.bounds());
       }
+      d.writeInt(r.shares().size());
+      for (Map.Entry<Integer, Double> e : r.shares().entrySet()) {
+        d.writeInt(e.getKey());
+        d.writeDouble(e.getValue());
+      }
       d.flush();
     }
 
@@ -135,7 +178,13 @@ public record SegmentRange(Position start, Position end, SortedMap<Integer, Scan
         int total = d.readInt();
         narrowed.put(at, new ScanSegment(index, number, total, readText(d)));
       }
-      return new SegmentRange(start, end, narrowed);
+      int m = d.readInt();
+      SortedMap<Integer, Double> shares = new TreeMap<>();
+      for (int i = 0; i < m; i++) {
+        int at = d.readInt();
+        shares.put(at, d.readDouble());
+      }
+      return new SegmentRange(start, end, narrowed, shares);
     }
 
     private static void write(DataOutputStream d, Position p) throws IOException {

@@ -118,8 +118,8 @@ public final class SegmentRangeTracker extends RestrictionTracker<SegmentRange, 
       int k = next.segment() + (int) Math.ceil(fractionOfRemainder * touched);
       at = Position.startOf(Math.max(first, Math.min(last, k)));
     }
-    SegmentRange primary = new SegmentRange(range.start(), at, range.narrowed());
-    SegmentRange residual = new SegmentRange(at, range.end(), range.narrowed());
+    SegmentRange primary = new SegmentRange(range.start(), at, range.narrowed(), range.shares());
+    SegmentRange residual = new SegmentRange(at, range.end(), range.narrowed(), range.shares());
     range = primary;
     return SplitResult.of(primary, residual);
   }
@@ -147,9 +147,20 @@ public final class SegmentRangeTracker extends RestrictionTracker<SegmentRange, 
     }
     SortedMap<Integer, ScanSegment> kept = new TreeMap<>(range.narrowed());
     kept.put(i, cut.get().primary());
-    SegmentRange primary = new SegmentRange(range.start(), end, kept);
+    // The residual holds about (1 - fraction) of the segment's unread part (all of it, or half
+    // when pages of it were read, as progress counts a partly read segment); the primary the rest.
+    double whole = range.share(i);
+    double unread = next.checkpoint() == null ? whole : whole / 2;
+    double residualShare = Math.max(Double.MIN_NORMAL, unread * (1 - fraction));
+    SortedMap<Integer, Double> keptShares = new TreeMap<>(range.shares());
+    keptShares.put(i, Math.max(Double.MIN_NORMAL, whole - residualShare));
+    SegmentRange primary = new SegmentRange(range.start(), end, kept, keptShares);
     SegmentRange residual =
-        new SegmentRange(Position.startOf(i), end, new TreeMap<>(Map.of(i, cut.get().residual())));
+        new SegmentRange(
+            Position.startOf(i),
+            end,
+            new TreeMap<>(Map.of(i, cut.get().residual())),
+            new TreeMap<>(Map.of(i, residualShare)));
     range = primary;
     return SplitResult.of(primary, residual);
   }
@@ -169,18 +180,17 @@ public final class SegmentRangeTracker extends RestrictionTracker<SegmentRange, 
 
   @Override
   public Progress getProgress() {
-    double done = units(next) - units(range.start());
-    double left = Math.max(0, units(range.end()) - units(next));
+    double done = range.units(next) - range.units(range.start());
+    double left = Math.max(0, range.units(range.end()) - range.units(next));
     return Progress.from(Math.max(0, done), left);
   }
 
-  /** Segments before a position, counting a partly read segment as half. */
-  static double units(Position p) {
-    return p.segment() + (p.checkpoint() == null ? 0 : 0.5);
-  }
-
-  /** The size of a range in segments (a partly read one counts half), for runners' estimates. */
+  /**
+   * The size of a range in segments, for runners' estimates: a partly read one counts half, a
+   * segment cut inside by its share ({@link SegmentRange#share}), so the two parts of a cut segment
+   * add up to the one segment they were.
+   */
   public static double size(SegmentRange r) {
-    return Math.max(0, units(r.end()) - units(r.start()));
+    return Math.max(0, r.units(r.end()) - r.units(r.start()));
   }
 }

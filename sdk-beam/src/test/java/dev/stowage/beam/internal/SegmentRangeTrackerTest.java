@@ -318,7 +318,9 @@ class SegmentRangeTrackerTest {
             new SegmentRange(
                 Position.startOf(0),
                 Position.startOf(1),
-                new java.util.TreeMap<>(java.util.Map.of(0, high))));
+                new java.util.TreeMap<>(java.util.Map.of(0, high)),
+                // half of the segment unread (a page of it was read), half of that cut off
+                new java.util.TreeMap<>(java.util.Map.of(0, 0.25))));
     assertThat(roundTrip(s.getResidual())).isEqualTo(s.getResidual());
     // A page read with the segment before the split: accepted, not moved past, read again.
     PageClaim stale = new PageClaim(new Position(0, "a"), new Position(0, "z"), group.get(0));
@@ -441,6 +443,49 @@ class SegmentRangeTrackerTest {
     assertThat(c.getResidual().start()).isEqualTo(new Position(0, "x"));
     assertThat(last.getProgress().getWorkCompleted()).isEqualTo(0.5);
     assertThat(last.getProgress().getWorkRemaining()).isEqualTo(0);
+  }
+
+  @Test
+  void theTwoPartsOfACutSegmentCountAsTheOneSegmentTheyWere() {
+    List<ScanSegment> group =
+        List.of(new ScanSegment(null, 0, 2, "first"), new ScanSegment(null, 1, 2, "second"));
+    SegmentRangeTracker.Splitter halves =
+        (segment, checkpoint, fraction) ->
+            java.util.Optional.of(
+                new dev.stowage.spi.SegmentSplit(
+                    new ScanSegment(null, 0, 1, segment.bounds() + "<" + fraction),
+                    new ScanSegment(null, 0, 1, segment.bounds() + ">" + fraction)));
+    SegmentRangeTracker t = new SegmentRangeTracker(SegmentRange.whole(2), group, halves);
+    assertThat(SegmentRangeTracker.size(SegmentRange.whole(2))).isEqualTo(2.0);
+    assertThat(t.tryClaim(new PageClaim(Position.startOf(0), Position.startOf(1)))).isTrue();
+    // The last segment, unread, cut at a quarter: the primary keeps a quarter of it.
+    SplitResult<SegmentRange> s = t.trySplit(0.25);
+    assertThat(s).isNotNull();
+    assertThat(SegmentRangeTracker.size(s.getPrimary())).isEqualTo(1.25);
+    assertThat(SegmentRangeTracker.size(s.getResidual())).isEqualTo(0.75);
+    assertThat(t.getProgress().getWorkCompleted()).isEqualTo(1.0);
+    assertThat(t.getProgress().getWorkRemaining()).isEqualTo(0.25);
+    SegmentRange residual = roundTrip(s.getResidual());
+    assertThat(residual).isEqualTo(s.getResidual());
+    assertThat(residual.share(1)).isEqualTo(0.75);
+    // The residual cut again, after a page of it: the parts still add up to its share.
+    SegmentRangeTracker r =
+        new SegmentRangeTracker(residual, List.of(group.get(1), group.get(1)), halves);
+    assertThat(r.getProgress().getWorkRemaining()).isEqualTo(0.75);
+    assertThat(r.tryClaim(new PageClaim(Position.startOf(1), new Position(1, "p")))).isTrue();
+    SplitResult<SegmentRange> again = r.trySplit(0.5);
+    assertThat(again).isNotNull();
+    double primary = SegmentRangeTracker.size(again.getPrimary());
+    double rest = SegmentRangeTracker.size(again.getResidual());
+    // Half of the 0.75 counted read (a partly read segment counts half), half of the rest cut off.
+    assertThat(rest).isEqualTo(0.1875);
+    assertThat(again.getPrimary().share(1) + again.getResidual().share(1)).isEqualTo(0.75);
+    assertThat(primary).isEqualTo(0.75 - 0.1875);
+    assertThat(r.getProgress().getWorkRemaining()).isEqualTo((0.75 - 0.1875) / 2);
+    // A checkpoint split of a cut primary keeps its share in both halves.
+    SplitResult<SegmentRange> c = r.trySplit(0);
+    assertThat(c.getResidual().share(1)).isEqualTo(again.getPrimary().share(1));
+    assertThat(roundTrip(c.getResidual())).isEqualTo(c.getResidual());
   }
 
   private static SegmentRange roundTrip(SegmentRange r) {
