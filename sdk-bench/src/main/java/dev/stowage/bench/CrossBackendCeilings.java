@@ -73,7 +73,8 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  *   <li>Azurite: entity-group transactions of up to 100 upserts of one partition; one {@code
  *       PartitionKey}-range listing per thread. Azure Tables has no secondary indexes: the raw
  *       client writes one row per item, where Stowage writes the item and two index rows (its
- *       forward and reverse entry), so an indexed Azure target cannot reach the raw rate.
+ *       forward and reverse entry), so an indexed Azure target cannot reach the raw rate; the raw
+ *       client's write of those three rows per item is shown too, for reference.
  * </ul>
  *
  * <p>Every round writes into fresh tables (namespaces {@code rN}), so no side overwrites. The
