@@ -18,6 +18,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Maps Stowage items to Datastore entities and back: a table is a kind, a namespace the native
@@ -40,6 +41,7 @@ public final class Entities {
   private final Values values;
   private final Templates templates = new Templates();
   private final Templates lastWritten = new Templates();
+  private final Map<KindRef, KeyFactory> keyFactories = new ConcurrentHashMap<>();
 
   /** A mapper for entities of this project and database ("" for the default database). */
   public Entities(String projectId, String databaseId) {
@@ -78,8 +80,13 @@ public final class Entities {
   }
 
   private KeyFactory keyFactory(TableLayout table) {
-    return new KeyFactory(projectId, table.ref().namespace(), databaseId).setKind(kind(table));
+    // One factory per namespace and kind: newKey only reads it, so it is shared across threads.
+    return keyFactories.computeIfAbsent(
+        new KindRef(table.ref().namespace(), kind(table)),
+        k -> new KeyFactory(projectId, k.namespace(), databaseId).setKind(k.kind()));
   }
+
+  private record KindRef(String namespace, String kind) {}
 
   /** A fresh random token. */
   public static String newToken() {
@@ -101,7 +108,21 @@ public final class Entities {
    */
   public Entity toEntity(TableLayout layout, Item item, String token, Entity previous) {
     dev.stowage.item.Key itemKey = layout.keySchema().keyOf(item);
-    Entity.Builder b = Entity.newBuilder(key(layout, itemKey));
+    return toEntity(layout, item, itemKey, key(layout, itemKey), token, previous);
+  }
+
+  /**
+   * As {@link #toEntity(TableLayout, Item, String, Entity)}, with the item's key and its Datastore
+   * key already computed by the caller.
+   */
+  public Entity toEntity(
+      TableLayout layout,
+      Item item,
+      dev.stowage.item.Key itemKey,
+      Key key,
+      String token,
+      Entity previous) {
+    Entity.Builder b = Entity.newBuilder(key);
     Set<String> indexed = indexedNames(layout);
     // An adopted kind's key attribute lives in the key's name or id, not in a property: it is
     // written as a property only where the other application keeps it as one too (below).
@@ -177,8 +198,9 @@ public final class Entities {
 
   /** Remembers an entity just written as the template of the next write replacing it. */
   public void written(Entity entity) {
-    templates.remember(entity);
-    lastWritten.remember(entity);
+    long size = Templates.size(entity);
+    templates.remember(entity, size);
+    lastWritten.remember(entity, size);
   }
 
   /** Forgets the template of a deleted entity. */
@@ -246,6 +268,9 @@ public final class Entities {
   }
 
   private static Set<String> indexedNames(TableLayout layout) {
+    if (layout.indexes().isEmpty()) {
+      return Set.of();
+    }
     Set<String> names = new HashSet<>();
     for (IndexLayout i : layout.indexes()) {
       if (!i.isNative()) {
@@ -258,6 +283,9 @@ public final class Entities {
 
   /** The attributes native indexes read, each with the first index reading it, for messages. */
   private static Map<String, String> nativeIndexedNames(TableLayout layout) {
+    if (layout.indexes().isEmpty()) {
+      return Map.of();
+    }
     Map<String, String> names = new LinkedHashMap<>();
     for (IndexLayout i : layout.indexes()) {
       if (i.isNative()) {

@@ -40,7 +40,11 @@ final class Templates {
 
   /** Remembers an entity read or written. */
   void remember(Entity e) {
-    long size = size(e);
+    remember(e, size(e));
+  }
+
+  /** Remembers an entity read or written whose {@link #size} is already known. */
+  void remember(Entity e, long size) {
     synchronized (entries) {
       Held old =
           size > MAX_ENTITY_BYTES

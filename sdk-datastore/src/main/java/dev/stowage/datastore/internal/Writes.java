@@ -46,8 +46,8 @@ public final class Writes {
   /** Stores an item if the expectation holds. */
   public WriteResult put(TableLayout table, Item item, Expectation expect, boolean returnPrevious) {
     String token = Entities.newToken();
-    Key key = entities.key(table, table.keySchema().keyOf(item));
-    String what = "writing " + Entities.describe(table) + " " + table.keySchema().keyOf(item);
+    dev.stowage.item.Key itemKey = table.keySchema().keyOf(item);
+    Key key = entities.key(table, itemKey);
     if (expect instanceof Expectation.Any) {
       try {
         // The stored entity is only the template of native value types (see Values): the one this
@@ -69,15 +69,16 @@ public final class Writes {
             previous = template;
           }
         }
-        Entity written = entities.toEntity(table, item, token, template);
+        Entity written = entities.toEntity(table, item, itemKey, key, token, template);
         datastore.put(written);
         billing.ops(table.ref(), reads, 1, 0);
         entities.written(written);
         return new WriteResult(previous(table, previous, returnPrevious), token);
       } catch (DatastoreException e) {
-        throw Errors.translate(what, e);
+        throw Errors.translate(writing(table, itemKey), e);
       }
     }
+    String what = writing(table, itemKey);
     return locks.withLocks(
         List.of(key),
         () -> {
@@ -85,7 +86,7 @@ public final class Writes {
           try {
             Entity previous = tx.get(key);
             check(expect, previous, what);
-            Entity written = entities.toEntity(table, item, token, previous);
+            Entity written = entities.toEntity(table, item, itemKey, key, token, previous);
             tx.put(written);
             tx.commit();
             billing.ops(table.ref(), 1, 1, 0);
@@ -233,6 +234,10 @@ public final class Writes {
     } finally {
       Transactions.rollbackQuietly(tx);
     }
+  }
+
+  private static String writing(TableLayout table, dev.stowage.item.Key key) {
+    return "writing " + Entities.describe(table) + " " + key;
   }
 
   private Optional<StoredItem> previous(TableLayout table, Entity previous, boolean wanted) {
