@@ -84,8 +84,12 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * <pre>
  * DDB_LOCAL_TELEMETRY=0 java -Dstowage.azurite=node_modules/azurite \
  *   -cp sdk-test/target/classes:sdk-bench/target/benchmarks.jar \
- *   dev.stowage.bench.CrossBackendCeilings [rounds] [parallelism] [items]
+ *   dev.stowage.bench.CrossBackendCeilings [rounds] [parallelism] [items] [hops]
  * </pre>
+ *
+ * <p>{@code hops} (1 to 3, default 3) runs only the first hops, each reading what the one before
+ * wrote: {@code 1} runs DynamoDB → Datastore alone, with the raw parallel reads of the stores the
+ * hops wrote into.
  */
 public final class CrossBackendCeilings {
   static final int PAGE = 2000;
@@ -121,6 +125,10 @@ public final class CrossBackendCeilings {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
     int parallelism = args.length > 1 ? Integer.parseInt(args[1]) : 8;
     int n = args.length > 2 ? Integer.parseInt(args[2]) : 5000;
+    int hops = args.length > 3 ? Integer.parseInt(args[3]) : 3;
+    if (hops < 1 || hops > 3) {
+      throw new IllegalArgumentException("hops is 1 to 3, not " + hops);
+    }
     Emulators emulators = Emulators.shared();
     DynamoDbClient ddb = emulators.dynamoDb().client();
     Datastore datastore = emulators.datastore().client();
@@ -153,7 +161,7 @@ public final class CrossBackendCeilings {
         StorageDriver[] to = {dsDriver, azDriver, ddbDriver};
         String[] fromNs = {"prod", ns, ns};
         String[] toNs = {ns, ns, "b" + r};
-        for (int h = 0; h < 3; h++) {
+        for (int h = 0; h < hops; h++) {
           int target = (h + 1) % 3;
           Callable<Double> migrate =
               migrateTurn(from[h], fromNs[h], to[h], toNs[h], parallelism, n);
@@ -181,12 +189,17 @@ public final class CrossBackendCeilings {
             write[target][r - 1] = w;
           }
         }
+        // A store's raw read reads what its raw write wrote (DynamoDB Local, when no hop ran into
+        // it: the migration's source table, as the driver named it).
         double[] reads = {
-          ddbRead(ddb, pool, "raw-" + ns, parallelism, n),
+          ddbRead(ddb, pool, hops == 3 ? "raw-" + ns : "prod.ledger", parallelism, n),
           datastoreRead(datastore, pool, ns, parallelism, n),
-          azureRead(azureTables, pool, "raw" + ns, parallelism, n)
+          hops >= 2 ? azureRead(azureTables, pool, "raw" + ns, parallelism, n) : Double.NaN
         };
         for (int s = 0; s < 3; s++) {
+          if (Double.isNaN(reads[s])) {
+            continue;
+          }
           System.out.printf(
               Locale.ROOT,
               "round %d raw parallel read of %-18s %,8.0f items/s%s%n",
@@ -210,14 +223,18 @@ public final class CrossBackendCeilings {
         n,
         parallelism);
     for (int s = 0; s < 3; s++) {
+      boolean written = s == 1 || (s == 2 && hops >= 2) || hops == 3;
+      if (!written && s != 0) {
+        continue; // neither written nor read raw in these hops
+      }
       System.out.printf(
           Locale.ROOT,
           "%-20s raw parallel write %s   raw parallel read %s%n",
           stores[s],
-          summary(write[s]),
+          written ? summary(write[s]) : "      - (not run)    ",
           summary(read[s]));
     }
-    for (int h = 0; h < 3; h++) {
+    for (int h = 0; h < hops; h++) {
       int src = h;
       int target = (h + 1) % 3;
       double[] ratio = new double[rounds];
