@@ -35,6 +35,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -330,7 +332,8 @@ public final class Migrator {
   }
 
   /**
-   * Copies the table: creates the target table and its indexes if missing, then copies every item
+   * Copies the table: opens the source, creates the target table and its indexes if missing (while
+   * the source's first pages are read; nothing is written before it exists), and copies every item
    * and overflow blob not yet recorded in the checkpoint.
    *
    * @return what was copied in this run; its progress is not {@link Progress#done() done} if the
@@ -353,7 +356,12 @@ public final class Migrator {
     try (Checkpoint cp =
         checkpointFile == null ? null : Checkpoint.open(checkpointFile, sourceSide, targetSide)) {
       retry.run(() -> sourceDriver.openTable(sourceLayout));
-      retry.run(() -> targetDriver.ensureTable(targetLayout));
+      // The target's table and indexes are created while the source's segments are planned and
+      // their first pages read: only the batch writes wait for it (the first writer task runs it,
+      // ahead of every batch in the pool's queue). A source that cannot be opened creates nothing.
+      c.targetReady =
+          CompletableFuture.runAsync(
+              () -> retry.run(() -> targetDriver.ensureTable(targetLayout)), pool);
       if (segmented(cp)) {
         copySegments(cp, pool, inFlight, failure, c, misfits, start);
       } else {
@@ -361,6 +369,15 @@ public final class Migrator {
       }
       pool.shutdown();
       awaitQuietly(pool);
+      if (failure.get() == null) {
+        try {
+          // A source with nothing to copy still gets its target table; a failure to create it
+          // fails the run.
+          awaitTarget(c);
+        } catch (RuntimeException e) {
+          failure.compareAndSet(null, e);
+        }
+      }
     } finally {
       pool.shutdownNow();
     }
@@ -827,6 +844,7 @@ public final class Migrator {
       }
       return;
     }
+    awaitTarget(c);
     List<WriteOp> part = new ArrayList<>(to - from);
     for (WriteOp op : page.writes().subList(from, to)) {
       WriteOp.Put put = (WriteOp.Put) op;
@@ -1050,7 +1068,28 @@ public final class Migrator {
     };
   }
 
+  /**
+   * Waits until the run's target table is ready, rethrowing the exception that creating it failed
+   * with as it was thrown.
+   */
+  private static void awaitTarget(Counters c) {
+    try {
+      c.targetReady.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw e;
+    }
+  }
+
   private static final class Counters {
+    /** Completes once the target table exists: at once for {@link #copy(List)}. */
+    volatile CompletableFuture<Void> targetReady = CompletableFuture.completedFuture(null);
+
     final LongAdder items = new LongAdder();
     final LongAdder skipped = new LongAdder();
     final LongAdder blobs = new LongAdder();
