@@ -23,9 +23,10 @@ public final class Metrics {
   private final List<java.util.function.BiConsumer<TableCounters, String>> capacityListeners =
       new CopyOnWriteArrayList<>();
 
-  final LongAdder reads = new LongAdder();
-  final LongAdder writes = new LongAdder();
-  final LongAdder queries = new LongAdder();
+  // Counted on every request: see OwnedAdder.
+  final OwnedAdder reads = new OwnedAdder();
+  final OwnedAdder writes = new OwnedAdder();
+  final OwnedAdder queries = new OwnedAdder();
   final LongAdder throttled = new LongAdder();
   final LongAdder casRetries = new LongAdder();
   final LongAdder releaseFailures = new LongAdder();

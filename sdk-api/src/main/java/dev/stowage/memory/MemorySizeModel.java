@@ -16,7 +16,8 @@ import java.util.Map;
  * A size model following DynamoDB's item-size rules (attribute name bytes plus value bytes: strings
  * as UTF-8, numbers at most 21 bytes, 3 bytes of overhead per list or map plus 1 per element),
  * which is also a safe upper bound for the other backends' rules when strings are counted as {@code
- * charsPerByte} bytes per UTF-16 unit. Stateless and thread-safe.
+ * charsPerByte} bytes per UTF-16 unit. Thread-safe; it keeps the counts of recent attribute names
+ * (see {@link #nameBytes}), which never go stale: a string's bytes never change.
  */
 public final class MemorySizeModel implements SizeModel {
   private final int utf16Factor;
@@ -37,8 +38,35 @@ public final class MemorySizeModel implements SizeModel {
 
   @Override
   public long attributeBytes(String name, AttributeValue value) {
-    return text(name) + valueBytes(value);
+    return nameBytes(name) + valueBytes(value);
   }
+
+  /**
+   * A name's bytes, as {@link #text}: the same few names come back on every item of a table, so the
+   * count of the last name seen in each of {@link #NAMES} slots (picked by the hash code a name
+   * keeps once computed) is kept and found by identity. A miss counts the name and takes the slot.
+   */
+  private long nameBytes(String name) {
+    int slot = name.hashCode() & (NAMES - 1);
+    NameBytes known = names[slot];
+    if (known != null && known.name == name) {
+      return known.bytes;
+    }
+    long bytes = text(name);
+    names[slot] = new NameBytes(name, bytes);
+    return bytes;
+  }
+
+  /** Slots of {@link #nameBytes}' cache. */
+  private static final int NAMES = 64;
+
+  /**
+   * A name and its bytes, immutable: threads racing on a slot at worst replace each other's entry,
+   * and a reader sees either entry whole (final fields).
+   */
+  private record NameBytes(String name, long bytes) {}
+
+  private final NameBytes[] names = new NameBytes[NAMES];
 
   @Override
   public long itemBytes(Item item) {

@@ -23,7 +23,6 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ConcurrentSkipListSet;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One table of the memory driver: items in key order, grouped by partition, plus one ordered map
@@ -102,7 +101,12 @@ final class MemoryTable {
       new ConcurrentSkipListSet<>(KeyValue::compare);
   private final Map<String, Map<KeyValue, ConcurrentSkipListMap<IndexEntry, Key>>> indexes =
       new ConcurrentHashMap<>();
-  private final AtomicLong versions = new AtomicLong();
+
+  /**
+   * The last version written; a plain field, as every write holds the table lock (an atomic counter
+   * would cost a locked instruction per write for nothing).
+   */
+  private long versions;
 
   MemoryTable(TableLayout layout, DriverLimits limits) {
     this.layout = layout;
@@ -219,7 +223,7 @@ final class MemoryTable {
               + " attributes exceeds the"
               + " memory driver's limits");
     }
-    String token = Long.toString(versions.incrementAndGet());
+    String token = Long.toString(++versions);
     StoredItem stored = new StoredItem(item, token);
     // Replace in place so lock-free readers see the old or the new item, never a gap.
     ConcurrentSkipListMap<Key, Row> part = partitions.get(key.partition());
@@ -334,7 +338,7 @@ final class MemoryTable {
         continue;
       }
       if (e == null
-          || !p.equals(row.indexPartitions[i])
+          || p != row.indexPartitions[i] && !p.equals(row.indexPartitions[i])
           || !java.util.Objects.equals(s, e.sort())) {
         return false;
       }

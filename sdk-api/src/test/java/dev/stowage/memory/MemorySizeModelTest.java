@@ -38,4 +38,29 @@ class MemorySizeModelTest {
     assertThat(ItemAccess.itemBytes(item, utf8)).isEqualTo(utf8.itemBytes(item));
     assertThat(utf8.itemBytes(item)).isNotEqualTo(utf16.itemBytes(item));
   }
+
+  @Property
+  void namesCountTheSameWhetherKeptOrNot(@ForAll String a, @ForAll String b) {
+    // Names whose counts share a slot, counted again and again: each always counts its own bytes.
+    MemorySizeModel utf8 = MemorySizeModel.utf8();
+    for (int round = 0; round < 3; round++) {
+      for (String name : new String[] {a, b, new String(a), a + "é"}) {
+        assertThat(utf8.attributeBytes(name, dev.stowage.item.AttributeValue.of(1)))
+            .as(name)
+            .isEqualTo(name.getBytes(StandardCharsets.UTF_8).length + 21);
+      }
+    }
+  }
+
+  @Test
+  void namesCountTheSameUnderEitherModelWhenKept() {
+    MemorySizeModel utf8 = MemorySizeModel.utf8();
+    MemorySizeModel utf16 = MemorySizeModel.utf16();
+    for (int round = 0; round < 2; round++) {
+      assertThat(utf8.attributeBytes("Zürich", dev.stowage.item.AttributeValue.of(true)))
+          .isEqualTo(8);
+      assertThat(utf16.attributeBytes("Zürich", dev.stowage.item.AttributeValue.of(true)))
+          .isEqualTo(13);
+    }
+  }
 }
