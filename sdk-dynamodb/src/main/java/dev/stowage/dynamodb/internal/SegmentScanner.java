@@ -16,7 +16,6 @@ import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 
@@ -95,7 +94,7 @@ public final class SegmentScanner {
               .consistentRead(consistent)
               .projectionExpression(projection)
               .expressionAttributeNames(projection == null ? null : ex.attributeNames())
-              .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL);
+              .returnConsumedCapacity(meter.learn(table, physical));
       if (start != null) {
         req.exclusiveStartKey(start);
       }
