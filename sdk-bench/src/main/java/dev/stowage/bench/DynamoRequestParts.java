@@ -20,8 +20,11 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
  * What each part of Stowage's DynamoDB request costs on DynamoDB Local: the raw client's PutItem of
  * the small item of {@link SmallItems} plain, with the {@code stowage:tok} token attribute alone,
  * with {@code ReturnConsumedCapacity=TOTAL} alone, and with both (what Stowage's driver sends); and
- * its one-page partition Query with and without {@code ReturnConsumedCapacity}. All sides alternate
- * in blocks in one JVM ({@link Alternating}), on one table, each side on its own partitions.
+ * its one-page partition Query with and without {@code ReturnConsumedCapacity}; beside them
+ * Stowage's put and query as a default store sends them (the item and its token) and as a store
+ * counting capacity sends them ({@code Stowage.Builder.capacityMetrics(true)}, on a driver of its
+ * own). All sides alternate in blocks in one JVM ({@link Alternating}), on one table, each put side
+ * on its own partitions.
  *
  * <pre>
  * java -cp sdk-test/target/classes:sdk-bench/target/benchmarks.jar \
@@ -45,7 +48,9 @@ public final class DynamoRequestParts {
     List<String> results = new ArrayList<>();
     try (DynamoLocal local = DynamoLocal.start()) {
       DynamoDbClient raw = local.client();
-      try (Stowage stowage = Stowage.builder(DynamoDbDriver.create(raw)).build()) {
+      try (Stowage stowage = Stowage.builder(DynamoDbDriver.create(raw)).build();
+          Stowage counting =
+              Stowage.builder(DynamoDbDriver.create(raw)).capacityMetrics(true).build()) {
         Table users =
             stowage.ensureTable(
                 TableSpec.builder(
@@ -56,6 +61,7 @@ public final class DynamoRequestParts {
                             SmallItems.SK,
                             AttributeType.NUMBER))
                     .build());
+        Table countedUsers = counting.ensureTable(users.spec());
         List<Item> batch = new ArrayList<>();
         for (int p = 0; p < 20; p++) {
           for (int s = 0; s < 10; s++) {
@@ -83,7 +89,13 @@ public final class DynamoRequestParts {
                             i ->
                                 users.put(
                                     SmallItems.stowage(
-                                        SmallItems.partition("sto", i % 20), i % 10)))))
+                                        SmallItems.partition("sto", i % 20), i % 10))),
+                        new Alternating.Side(
+                            "stowageCapacity",
+                            i ->
+                                countedUsers.put(
+                                    SmallItems.stowage(
+                                        SmallItems.partition("stc", i % 20), i % 10)))))
                 .lines(
                     List.of(
                         Alternating.Pair.time(
@@ -96,12 +108,22 @@ public final class DynamoRequestParts {
                         Alternating.Pair.time(
                             "raw put + token + capacity vs raw put", "both", "raw", Double.NaN),
                         Alternating.Pair.time(
-                            "stowage put vs raw put + token + capacity",
+                            "stowage put vs raw put + token (the same request)",
                             "stowage",
+                            "token",
+                            Double.NaN),
+                        Alternating.Pair.time(
+                            "stowage put vs raw put", "stowage", "raw", Double.NaN),
+                        Alternating.Pair.time(
+                            "stowage put, capacity metrics, vs raw put + token + capacity",
+                            "stowageCapacity",
                             "both",
                             Double.NaN),
                         Alternating.Pair.time(
-                            "stowage put vs raw put", "stowage", "raw", Double.NaN))));
+                            "stowage put, capacity metrics, vs stowage put",
+                            "stowageCapacity",
+                            "stowage",
+                            Double.NaN))));
         results.add(
             alt.measure(
                     "dynamodb query parts",
@@ -109,13 +131,25 @@ public final class DynamoRequestParts {
                     List.of(
                         new Alternating.Side("raw", i -> query(raw, i, null)),
                         new Alternating.Side(
-                            "capacity", i -> query(raw, i, ReturnConsumedCapacity.TOTAL))))
+                            "capacity", i -> query(raw, i, ReturnConsumedCapacity.TOTAL)),
+                        new Alternating.Side("stowage", i -> query(users, i)),
+                        new Alternating.Side("stowageCapacity", i -> query(countedUsers, i))))
                 .lines(
                     List.of(
                         Alternating.Pair.time(
                             "raw query + ReturnConsumedCapacity=TOTAL vs raw query",
                             "capacity",
                             "raw",
+                            Double.NaN),
+                        Alternating.Pair.time(
+                            "stowage query vs raw query (the same request)",
+                            "stowage",
+                            "raw",
+                            Double.NaN),
+                        Alternating.Pair.time(
+                            "stowage query, capacity metrics, vs raw query + capacity",
+                            "stowageCapacity",
+                            "capacity",
                             Double.NaN))));
       }
     }
@@ -139,6 +173,18 @@ public final class DynamoRequestParts {
       item.put("stowage:tok", AttributeValue.fromS(token));
     }
     raw.putItem(r -> r.tableName(TABLE).item(item).returnConsumedCapacity(rcc));
+  }
+
+  private static void query(Table users, int i) {
+    if (users
+            .query(
+                dev.stowage.query.Query.partition(SmallItems.partition("u", i % 20))
+                    .limit(PAGE)
+                    .build())
+            .size()
+        != 10) {
+      throw new IllegalStateException("short page");
+    }
   }
 
   private static void query(DynamoDbClient raw, int i, ReturnConsumedCapacity rcc) {

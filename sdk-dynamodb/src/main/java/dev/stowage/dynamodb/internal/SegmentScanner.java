@@ -91,7 +91,7 @@ public final class SegmentScanner {
               .segment(seg.number())
               .totalSegments(seg.total())
               .limit(s.limit() - out.size())
-              .consistentRead(consistent)
+              .consistentRead(Requests.flag(consistent))
               .projectionExpression(projection)
               .expressionAttributeNames(projection == null ? null : ex.attributeNames())
               .returnConsumedCapacity(meter.learn(table, physical));
