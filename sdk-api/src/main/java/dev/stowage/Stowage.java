@@ -257,6 +257,7 @@ public final class Stowage implements AutoCloseable {
     RequestListener requestListener;
     dev.stowage.usage.UsageTracking usageTracking;
     boolean tableMetrics = true;
+    boolean capacityMetrics;
     boolean adaptiveRateLimiting;
 
     private Builder(StorageDriver driver) {
@@ -349,7 +350,8 @@ public final class Stowage implements AutoCloseable {
 
     /**
      * Tracks what each table uses and its hot partition keys, read with {@link Stowage#usage()};
-     * default off (see {@link dev.stowage.usage.UsageTracking}).
+     * default off (see {@link dev.stowage.usage.UsageTracking}). Tracking takes the billable units
+     * the backend reports, so it turns on {@link #capacityMetrics} as well.
      */
     public Builder usageTracking(dev.stowage.usage.UsageTracking tracking) {
       this.usageTracking = tracking;
@@ -358,14 +360,29 @@ public final class Stowage implements AutoCloseable {
 
     /**
      * Whether to count every request per table, operation and index (requests by outcome, items,
-     * bytes, time) and the billable units the backend reports ({@link
-     * StowageMetrics.TableMetrics}); default on. Off, only the store-wide counters and overflow and
-     * compression per table are kept, and the DynamoDB driver asks for the total consumed capacity
-     * only, never the per-index breakdown. Counting costs a few striped counter increments per
-     * request (docs/metrics.md).
+     * bytes, time: {@link StowageMetrics.TableMetrics}); default on. Off, only the store-wide
+     * counters and overflow and compression per table are kept, and no capacity is counted (see
+     * {@link #capacityMetrics}). Counting costs a few striped counter increments per request
+     * (docs/metrics.md).
      */
     public Builder tableMetrics(boolean enabled) {
       this.tableMetrics = enabled;
+      return this;
+    }
+
+    /**
+     * Whether table metrics also count the billable units each request consumed under its backend's
+     * pricing model ({@link StowageMetrics.TableMetrics#capacity()}: DynamoDB's consumed capacity,
+     * Datastore's entity operations, Azure's storage transactions); default off, and then those
+     * read zero. On DynamoDB the units have to be asked for: with this on every request sends
+     * {@code ReturnConsumedCapacity} ({@code INDEXES} for tables with indexes, {@code TOTAL}
+     * otherwise), which on DynamoDB Local costs a put about 12% more CPU; off, a request sends only
+     * the item and its concurrency token. {@link #usageTracking} turns it on (the usage's cost
+     * estimate prices the units the backend reports). No effect with {@link #tableMetrics}{@code
+     * (false)}.
+     */
+    public Builder capacityMetrics(boolean enabled) {
+      this.capacityMetrics = enabled;
       return this;
     }
 
@@ -409,6 +426,7 @@ public final class Stowage implements AutoCloseable {
               retryPolicy,
               clock,
               tableMetrics,
+              capacityMetrics || usageTracking != null,
               adaptiveRateLimiting),
           usage);
     }

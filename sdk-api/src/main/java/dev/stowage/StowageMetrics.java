@@ -158,7 +158,8 @@ public record StowageMetrics(
    * @param operations the table's requests to the backend by operation and index, in operation
    *     order then by index (empty when the store was built without table metrics)
    * @param capacity billable units consumed, the table as a whole first (index "") then each index
-   *     the backend broke out; empty until the backend reported any
+   *     the backend broke out; empty until the backend reported any, and always empty unless the
+   *     store counts capacity ({@code Stowage.Builder.capacityMetrics}, or usage tracking)
    * @param retries attempts repeated on this table after a retryable failure, and batches resent
    *     for their unprocessed entries
    * @param throttledByReason this table's throttled requests by reason, every reason present
@@ -247,7 +248,10 @@ public record StowageMetrics(
       return operations.stream().mapToLong(OperationMetrics::throttled).sum();
     }
 
-    /** Billable units of the table as a whole (index ""), zeros if the backend reported none. */
+    /**
+     * Billable units of the table as a whole (index ""), zeros if the backend reported none or the
+     * store does not count capacity ({@code Stowage.Builder.capacityMetrics}).
+     */
     public CapacityMetrics totalCapacity() {
       return capacity.stream()
           .filter(c -> c.index().isEmpty())
@@ -316,7 +320,8 @@ public record StowageMetrics(
   }
 
   /**
-   * Billable units a table consumed under its backend's pricing model, so backends compare:
+   * Billable units a table consumed under its backend's pricing model, so backends compare; counted
+   * when the store is built with {@code Stowage.Builder.capacityMetrics(true)} or usage tracking:
    *
    * <ul>
    *   <li>DynamoDB: the consumed capacity DynamoDB itself returns ({@code ReturnConsumedCapacity}),

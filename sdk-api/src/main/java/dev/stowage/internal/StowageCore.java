@@ -50,11 +50,15 @@ public final class StowageCore {
         RetryPolicy retryPolicy,
         Clock clock,
         boolean tableMetrics,
+        boolean capacityMetrics,
         boolean adaptiveRateLimiting) {
       this.unmetered = driver;
       if (tableMetrics) {
-        // Billable units reported by the driver land in the table's counters.
-        driver.capacityListener((t, index, r, w, d) -> metrics.table(t).consumed(index, r, w, d));
+        if (capacityMetrics) {
+          // Billable units reported by the driver land in the table's counters. Without a
+          // listener a driver whose backend must be asked for them (DynamoDB) does not ask.
+          driver.capacityListener((t, index, r, w, d) -> metrics.table(t).consumed(index, r, w, d));
+        }
         driver = new MeteredDriver(driver, metrics);
       }
       this.adaptiveRateLimiting = adaptiveRateLimiting;
@@ -92,6 +96,7 @@ public final class StowageCore {
       RetryPolicy retryPolicy,
       Clock clock,
       boolean tableMetrics,
+      boolean capacityMetrics,
       boolean adaptiveRateLimiting) {
     return new StowageCore(
         new Shared(
@@ -103,6 +108,7 @@ public final class StowageCore {
             retryPolicy,
             clock,
             tableMetrics,
+            capacityMetrics,
             adaptiveRateLimiting),
         namespace);
   }

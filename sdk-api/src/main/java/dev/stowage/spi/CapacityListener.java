@@ -4,8 +4,8 @@ package dev.stowage.spi;
  * Receives the billable units each request of a driver consumed, in its backend's pricing model, so
  * the core can count them per table: DynamoDB's own consumed read and write capacity units,
  * Datastore's entity reads, writes and deletes, Azure's storage transactions. Set by the core with
- * {@link StorageDriver#capacityListener}; called on the thread that made the request, after it
- * returned. Implementations are fast and thread-safe and never throw.
+ * {@link StorageDriver#capacityListener} when the store counts capacity; called on the thread that
+ * made the request, after it returned. Implementations are fast and thread-safe and never throw.
  */
 @FunctionalInterface
 public interface CapacityListener {

@@ -270,9 +270,12 @@ public interface StorageDriver extends AutoCloseable {
 
   /**
    * Where to report the billable units of each request ({@link CapacityListener}); the core sets it
-   * once when a store is built over this driver, before any request. A driver whose backend bills
-   * by request units reports them; the default ignores the listener (the memory driver bills
-   * nothing). A driver shared by several stores reports to the last one set.
+   * once when a store that counts capacity is built over this driver ({@code
+   * Stowage.Builder.capacityMetrics}, usage tracking), before any request, and never otherwise. A
+   * driver whose backend bills by request units reports them; one whose backend must be asked for
+   * them in each request (DynamoDB's {@code ReturnConsumedCapacity}) asks only while a listener
+   * other than {@link CapacityListener#NONE} is set. The default ignores the listener (the memory
+   * driver bills nothing). A driver shared by several stores reports to the last one set.
    */
   default void capacityListener(CapacityListener listener) {}
 

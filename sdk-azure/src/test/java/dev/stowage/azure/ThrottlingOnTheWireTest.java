@@ -72,6 +72,7 @@ class ThrottlingOnTheWireTest {
             .namespace(Emulators.shared().newNamespace())
             .retryPolicy(new RetryPolicy(attempts, Duration.ofMillis(1), Duration.ofMillis(5)))
             .adaptiveRateLimiting(adaptive)
+            .capacityMetrics(true) // read by the capacity test
             .build();
     TableSpec.Builder spec =
         TableSpec.builder(

@@ -133,6 +133,22 @@ final class Alternating {
     return a;
   }
 
+  /**
+   * A harness that times with the whole process's CPU time (every thread: the client, an emulator
+   * running inside the JVM such as DynamoDB Local, and the JVM's own compiler and collector
+   * threads): the work an operation causes anywhere in the process, which other processes' load on
+   * a shared machine moves far less than elapsed time.
+   */
+  static Alternating processTimed(int rounds, Blocks blocks) {
+    java.lang.management.OperatingSystemMXBean os =
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    if (!(os instanceof com.sun.management.OperatingSystemMXBean process)
+        || process.getProcessCpuTime() < 0) {
+      throw new IllegalStateException("this JVM does not report the process's CPU time");
+    }
+    return new Alternating(rounds, blocks, process::getProcessCpuTime, System.out);
+  }
+
   /** Two sides, {@code stowage} and {@code anchor}, compared by time against {@code target}. */
   String compare(String title, String params, Op stowage, Op anchor, double target) {
     return measure(title, params, List.of(new Side("stowage", stowage), new Side("anchor", anchor)))
@@ -259,11 +275,25 @@ final class Alternating {
    * the benchmark thread's CPU time, not elapsed time.
    */
   static String header(int rounds, boolean cpu) {
+    return header(rounds, cpu ? "cpu" : "wall");
+  }
+
+  /**
+   * The table header for times read from {@code clock} ({@code wall}, {@code cpu}, {@code
+   * process}).
+   */
+  static String header(int rounds, String clock) {
     return String.format(
             Locale.ROOT,
             "medians of %d rounds, alternating blocks%s%n",
             rounds,
-            cpu ? "; times are the calling thread's CPU time per operation (client side)" : "")
+            switch (clock) {
+              case "cpu" -> "; times are the calling thread's CPU time per operation (client side)";
+              case "process" ->
+                  "; times are the whole process's CPU time per operation (client, in-JVM"
+                      + " emulator, JIT and GC)";
+              default -> "";
+            })
         + Compare.header("(rounds min-max)");
   }
 
@@ -276,6 +306,7 @@ final class Alternating {
     long blockMillis = 500;
     long warmupMillis = 1500;
     boolean cpu;
+    boolean process;
     List<Integer> sizes = new ArrayList<>(List.of(1_000, 10_000, 50_000));
 
     static Args parse(String[] args) {
@@ -285,7 +316,11 @@ final class Alternating {
           case "--rounds" -> a.rounds = Integer.parseInt(args[++i]);
           case "--block" -> a.blockMillis = Long.parseLong(args[++i]);
           case "--warmup" -> a.warmupMillis = Long.parseLong(args[++i]);
-          case "--clock" -> a.cpu = clock(args[++i]);
+          case "--clock" -> {
+            String clock = args[++i];
+            a.cpu = clock(clock);
+            a.process = clock.equals("process");
+          }
           case "--cpu" -> a.cpu = true; // the same as --clock cpu
           case "--sizes" -> {
             a.sizes.clear();
@@ -300,7 +335,8 @@ final class Alternating {
               throw new IllegalArgumentException(
                   "unknown argument "
                       + args[i]
-                      + " (--rounds N --block MS --warmup MS --clock wall|cpu --sizes a,b,c|none)");
+                      + " (--rounds N --block MS --warmup MS --clock wall|cpu|process"
+                      + " --sizes a,b,c|none)");
         }
       }
       return a;
@@ -310,22 +346,28 @@ final class Alternating {
       return switch (name) {
         case "wall" -> false;
         case "cpu" -> true;
-        default -> throw new IllegalArgumentException("--clock is wall or cpu, not " + name);
+        case "process" -> false;
+        default ->
+            throw new IllegalArgumentException("--clock is wall, cpu or process, not " + name);
       };
     }
 
     /**
      * A harness of timed blocks as these arguments say: elapsed time, or with {@code --clock cpu}
-     * the calling thread's CPU time (blocks and warm-ups then last that much CPU time).
+     * the calling thread's CPU time, with {@code --clock process} the whole process's (blocks and
+     * warm-ups then last that much CPU time).
      */
     Alternating harness() {
       Timed blocks = new Timed(blockMillis, warmupMillis);
+      if (process) {
+        return processTimed(rounds, blocks);
+      }
       return cpu ? cpuTimed(rounds, blocks) : new Alternating(rounds, blocks);
     }
 
     /** The table header for results of {@link #harness()}. */
     String header() {
-      return Alternating.header(rounds, cpu);
+      return Alternating.header(rounds, process ? "process" : cpu ? "cpu" : "wall");
     }
   }
 }

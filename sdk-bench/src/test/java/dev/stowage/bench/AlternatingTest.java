@@ -165,4 +165,35 @@ class AlternatingTest {
     assertThat(sleeps[0]).isPositive();
     assertThat(r.micros().get("sleeper")[0]).isPositive().isLessThan(1.0);
   }
+
+  @Test
+  void processTimedBlocksCountWorkDoneOnOtherThreads() throws Exception {
+    Alternating a = Alternating.processTimed(1, new Alternating.Timed(5, 0));
+    java.lang.management.ThreadMXBean threads =
+        java.lang.management.ManagementFactory.getThreadMXBean();
+    Alternating.Rounds r =
+        a.measure(
+            "process",
+            "",
+            List.of(
+                new Alternating.Side(
+                    "elsewhere",
+                    i -> {
+                      // 300 us of another thread's CPU time, waited for asleep.
+                      Thread t =
+                          new Thread(
+                              () -> {
+                                long end = threads.getCurrentThreadCpuTime() + 300_000;
+                                while (threads.getCurrentThreadCpuTime() < end) {
+                                  Math.sqrt(end);
+                                }
+                              });
+                      t.start();
+                      t.join();
+                    }),
+                new Alternating.Side("sleeper", i -> Thread.sleep(1))));
+    // The process clock sees the other thread's work, and not the time spent asleep.
+    assertThat(r.micros().get("elsewhere")[0]).isGreaterThan(250);
+    assertThat(r.micros().get("sleeper")[0]).isLessThan(r.micros().get("elsewhere")[0] / 2);
+  }
 }

@@ -60,6 +60,7 @@ class ThrottlingOnTheWireTest {
             .namespace(Emulators.shared().newNamespace())
             .retryPolicy(new RetryPolicy(attempts, Duration.ofMillis(1), Duration.ofMillis(5)))
             .adaptiveRateLimiting(adaptive)
+            .capacityMetrics(true) // read by the capacity test
             .build();
     return store.ensureTable(
         TableSpec.builder(

@@ -79,6 +79,12 @@ import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughput;
  * Capability#CONSISTENT_INDEX_QUERIES} is not declared. Queries of a native index that is an LSI
  * can be consistent ({@link #consistentIndexQueries}).
  *
+ * <p><b>Consumed capacity.</b> A request asks DynamoDB for the capacity it consumed ({@code
+ * ReturnConsumedCapacity}) only when something uses the answer: a capacity listener (a store built
+ * with {@link dev.stowage.Stowage.Builder#capacityMetrics(boolean)} or with usage tracking), or the
+ * driver's own totals ({@link Builder#countConsumedCapacity(boolean)}, read with {@link
+ * #consumedCapacity(TableRef)}). Otherwise it sends exactly the item and the concurrency token.
+ *
  * <p>Thread-safe; arguments must not be null unless a parameter says otherwise. {@link #close()}
  * closes the DynamoDB client only if the driver built it.
  */
@@ -126,7 +132,7 @@ public final class DynamoDbDriver implements StorageDriver {
   private final DynamoDbClient client;
   private final boolean ownsClient;
   private final TableNames names;
-  private final CapacityMeter meter = new CapacityMeter();
+  private final CapacityMeter meter;
   private final NativeIndexes natives = new NativeIndexes();
   private final TableProvisioner provisioner;
   private final ItemOps items;
@@ -139,6 +145,7 @@ public final class DynamoDbDriver implements StorageDriver {
     this.client = client;
     this.ownsClient = ownsClient;
     this.names = new TableNames(b.adopted);
+    this.meter = new CapacityMeter(b.countConsumedCapacity);
     ProvisionedThroughput throughput =
         b.readUnits == null
             ? null
@@ -173,23 +180,49 @@ public final class DynamoDbDriver implements StorageDriver {
     return names.physical(ref);
   }
 
-  /** Capacity consumed on a table (and its GSIs) since this driver was created. */
+  /**
+   * Capacity consumed on a table (and its GSIs) since this driver was created, as DynamoDB reported
+   * it. Needs a driver built with {@link Builder#countConsumedCapacity(boolean)
+   * countConsumedCapacity(true)}: only then does every request ask for it.
+   *
+   * @throws IllegalStateException if the driver was built without counting consumed capacity
+   */
   public CapacityUsage consumedCapacity(TableRef ref) {
+    requireCounting();
     double[] rw = meter.of(names.physical(ref));
     return new CapacityUsage(rw[0], rw[1]);
   }
 
-  /** Capacity consumed per physical table name since this driver was created. */
+  /**
+   * Capacity consumed per physical table name since this driver was created; needs {@link
+   * Builder#countConsumedCapacity(boolean) countConsumedCapacity(true)} as {@link
+   * #consumedCapacity(TableRef)} does.
+   *
+   * @throws IllegalStateException if the driver was built without counting consumed capacity
+   */
   public Map<String, CapacityUsage> consumedCapacity() {
+    requireCounting();
     Map<String, CapacityUsage> out = new LinkedHashMap<>();
     meter.all().forEach((t, rw) -> out.put(t, new CapacityUsage(rw[0], rw[1])));
     return out;
   }
 
+  private void requireCounting() {
+    if (!meter.keepsTotals()) {
+      throw new IllegalStateException(
+          "this driver does not count consumed capacity: build it with"
+              + " DynamoDbDriver.builder().countConsumedCapacity(true)");
+    }
+  }
+
   /**
-   * Reports each request's consumed capacity to {@code listener} as well, per logical table and,
-   * for tables with indexes, per index ({@code ReturnConsumedCapacity=INDEXES} for those tables
-   * from now on; {@code TOTAL} otherwise).
+   * Reports each request's consumed capacity to {@code listener}, per logical table and, for tables
+   * with indexes, per index. While a listener is set every request asks DynamoDB for its consumed
+   * capacity ({@code ReturnConsumedCapacity=INDEXES} for tables with indexes, {@code TOTAL}
+   * otherwise); with none set ({@code null} or {@link dev.stowage.spi.CapacityListener#NONE}) a
+   * request asks only if the driver counts consumed capacity itself ({@link
+   * Builder#countConsumedCapacity(boolean)}). A store sets one when it counts capacity ({@link
+   * dev.stowage.Stowage.Builder#capacityMetrics(boolean)}, or usage tracking).
    */
   @Override
   public void capacityListener(dev.stowage.spi.CapacityListener listener) {
@@ -352,6 +385,7 @@ public final class DynamoDbDriver implements StorageDriver {
     private Long readUnits;
     private Long writeUnits;
     private Duration activeTimeout = Duration.ofMinutes(5);
+    private boolean countConsumedCapacity;
     private final Map<String, String> adopted = new HashMap<>();
 
     private Builder() {}
@@ -402,6 +436,19 @@ public final class DynamoDbDriver implements StorageDriver {
     public Builder adoptTable(String logicalName, String physicalName) {
       TableNames.validate(Objects.requireNonNull(physicalName, "physicalName"));
       adopted.put(new TableRef("", logicalName).table(), physicalName);
+      return this;
+    }
+
+    /**
+     * Whether every request asks DynamoDB for the capacity it consumed ({@code
+     * ReturnConsumedCapacity=TOTAL}) and the driver keeps totals per table for {@link
+     * DynamoDbDriver#consumedCapacity(TableRef)}; default off. Off, requests ask only while a
+     * capacity listener is set (a store counting capacity: {@link
+     * dev.stowage.Stowage.Builder#capacityMetrics(boolean)} or usage tracking). Asking is not free:
+     * on DynamoDB Local a put that asks costs 12% more CPU (docs/benchmarks.md).
+     */
+    public Builder countConsumedCapacity(boolean count) {
+      this.countConsumedCapacity = count;
       return this;
     }
 

@@ -15,7 +15,11 @@ import org.junit.jupiter.api.Test;
 class CapacityTest extends DriverTestBase {
   @Test
   void consumedCapacityAccumulatesPerTable() {
-    DynamoDbDriver own = DynamoDbDriver.create(Emulators.shared().dynamoDb().client());
+    DynamoDbDriver own =
+        DynamoDbDriver.builder()
+            .client(Emulators.shared().dynamoDb().client())
+            .countConsumedCapacity(true)
+            .build();
     TableLayout t = Fixtures.layout("", Fixtures.uniqueName("cap"), null);
     own.ensureTable(t);
     assertThat(own.consumedCapacity(t.ref())).isEqualTo(CapacityUsage.NONE);

@@ -324,7 +324,7 @@ public abstract class ConformanceKit {
     }
   }
 
-  /** Per-table metrics: requests, items, bytes and billable units per operation and index. */
+  /** Per-table metrics: requests, items, bytes and, when counted, billable units per operation. */
   @Nested
   class TableMetrics extends MetricsContracts {
     @Override

@@ -19,8 +19,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Per-table metrics count what was done: requests, items and bytes per operation and index, and the
- * billable units the backend reports.
+ * Per-table metrics count what was done: requests, items and bytes per operation and index, and,
+ * when the store counts capacity, the billable units the backend reports.
  */
 abstract class MetricsContracts extends Contract {
 
@@ -42,6 +42,8 @@ abstract class MetricsContracts extends Contract {
 
   @Test
   void perTableMetricsCountWhatWasDone() {
+    // Billable units are counted only when the store asks for capacity metrics.
+    store = kit().storeBuilder(kit().freshNamespace()).capacityMetrics(true).build();
     Table t = table(spec("metered"));
     for (int i = 0; i < 5; i++) {
       t.put(item("a", i, i % 2 == 0 ? "red" : "blue"));
@@ -98,6 +100,19 @@ abstract class MetricsContracts extends Contract {
       assertThat(units.readUnits()).as("billable read units").isPositive();
       assertThat(units.deleteUnits()).as("billable delete units").isPositive();
     }
+  }
+
+  @Test
+  void withoutCapacityMetricsNoBillableUnitsAreCounted() {
+    Table t = table(spec("unbilled"));
+    t.put(item("a", 1, "red"));
+    assertThat(t.get(Key.of("a", 1))).isPresent();
+    t.delete(Key.of("a", 1));
+    StowageMetrics.TableMetrics m =
+        store.metrics().table(store.namespace(), "unbilled").orElseThrow();
+    assertThat(m.operation("put").requests()).as("requests are counted").isEqualTo(1);
+    assertThat(m.capacity()).as("no billable units without capacityMetrics").isEmpty();
+    assertThat(m.totalCapacity().readUnits() + m.totalCapacity().writeUnits()).isZero();
   }
 
   @Test

@@ -42,7 +42,10 @@ public final class BatchOps {
     List<Map<String, AttributeValue>> nativeKeys = new ArrayList<>(keys.size());
     keys.forEach(k -> nativeKeys.add(AttributeMapper.keyOf(table.keySchema(), k)));
     KeysAndAttributes ka =
-        KeysAndAttributes.builder().keys(nativeKeys).consistentRead(consistent).build();
+        KeysAndAttributes.builder()
+            .keys(nativeKeys)
+            .consistentRead(Requests.flag(consistent))
+            .build();
     BatchGetItemResponse resp;
     try {
       resp =

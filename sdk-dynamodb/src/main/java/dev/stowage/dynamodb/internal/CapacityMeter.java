@@ -15,13 +15,14 @@ import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 
 /**
- * Accumulates the capacity units DynamoDB reports per physical table, and passes each request's
+ * Decides what each request asks DynamoDB for ({@code ReturnConsumedCapacity}), accumulates the
+ * units DynamoDB reports per physical table when the driver keeps totals, and passes each request's
  * units to the store's {@link CapacityListener} under the logical table and, when DynamoDB broke
  * them out, each index by its Stowage name. Thread-safe.
  *
- * <p>Every request asks for {@code TOTAL}; only a table with indexes whose store counts table
- * metrics asks for {@code INDEXES}, the per-index breakdown, which makes each response a little
- * larger.
+ * <p>A request asks for nothing unless something uses the answer: the driver's own totals ({@link
+ * #CapacityMeter(boolean) totals}) or a listener. It asks for {@code TOTAL}, and for {@code
+ * INDEXES}, the per-index breakdown, only for a table with indexes while a listener is set.
  */
 public final class CapacityMeter {
   /** What a request did, for the listener's read/write/delete split. */
@@ -33,8 +34,23 @@ public final class CapacityMeter {
 
   private final Map<String, DoubleAdder[]> perTable = new ConcurrentHashMap<>();
   private final Map<String, Known> known = new ConcurrentHashMap<>();
+  private final boolean totals;
   private volatile CapacityListener listener = CapacityListener.NONE;
   private volatile boolean listening;
+
+  /**
+   * @param totals whether to ask every request for its consumed capacity and keep totals per
+   *     physical table ({@link #of}, {@link #all}); without it, requests ask only while a listener
+   *     is set
+   */
+  public CapacityMeter(boolean totals) {
+    this.totals = totals;
+  }
+
+  /** Whether this meter keeps totals per table. */
+  public boolean keepsTotals() {
+    return totals;
+  }
 
   /** A physical table: its logical reference and its indexes' physical to Stowage names. */
   private record Known(TableRef ref, Map<String, String> indexes) {}
@@ -46,10 +62,14 @@ public final class CapacityMeter {
   }
 
   /**
-   * Learns the logical table behind {@code physical} (called before every request; a lookup once
-   * known) and returns what to ask DynamoDB for.
+   * What to ask DynamoDB for on a request to {@code physical}: null (nothing) when neither totals
+   * nor a listener use the answer; otherwise learns the logical table behind it (a lookup once
+   * known) and returns {@code TOTAL}, or {@code INDEXES} for a listened-to table with indexes.
    */
   public ReturnConsumedCapacity learn(TableLayout table, String physical) {
+    if (!listening) {
+      return totals ? ReturnConsumedCapacity.TOTAL : null;
+    }
     Known k = known.get(physical);
     if (k == null || !k.ref().equals(table.ref())) {
       Map<String, String> ix = new HashMap<>();
@@ -59,9 +79,7 @@ public final class CapacityMeter {
       k = new Known(table.ref(), Map.copyOf(ix));
       known.put(physical, k);
     }
-    return listening && !k.indexes().isEmpty()
-        ? ReturnConsumedCapacity.INDEXES
-        : ReturnConsumedCapacity.TOTAL;
+    return k.indexes().isEmpty() ? ReturnConsumedCapacity.TOTAL : ReturnConsumedCapacity.INDEXES;
   }
 
   /** Records what a read ({@code write=false}) or write call consumed. */
@@ -74,10 +92,12 @@ public final class CapacityMeter {
     if (c == null || c.tableName() == null || c.capacityUnits() == null) {
       return;
     }
-    DoubleAdder[] a =
-        perTable.computeIfAbsent(
-            c.tableName(), t -> new DoubleAdder[] {new DoubleAdder(), new DoubleAdder()});
-    a[kind == Kind.READ ? 0 : 1].add(c.capacityUnits());
+    if (totals) {
+      DoubleAdder[] a =
+          perTable.computeIfAbsent(
+              c.tableName(), t -> new DoubleAdder[] {new DoubleAdder(), new DoubleAdder()});
+      a[kind == Kind.READ ? 0 : 1].add(c.capacityUnits());
+    }
     if (!listening) {
       return;
     }

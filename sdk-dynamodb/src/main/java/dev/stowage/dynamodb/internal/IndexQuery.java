@@ -158,12 +158,12 @@ final class IndexQuery {
         QueryRequest.builder()
             .tableName(physical)
             .indexName(indexName)
-            .consistentRead(consistent)
+            .consistentRead(Requests.flag(consistent))
             .keyConditionExpression(kc)
             .projectionExpression(projection)
             .expressionAttributeNames(ex.attributeNames())
             .expressionAttributeValues(ex.attributeValuesOrNull())
-            .scanIndexForward(!q.descending())
+            .scanIndexForward(Requests.forward(q.descending()))
             .limit(limit)
             .returnConsumedCapacity(meter.learn(table, physical));
     if (start != null) {

@@ -44,7 +44,7 @@ public final class ItemOps {
               b ->
                   b.tableName(physical)
                       .key(AttributeMapper.keyOf(table.keySchema(), key))
-                      .consistentRead(consistent)
+                      .consistentRead(Requests.flag(consistent))
                       .returnConsumedCapacity(meter.learn(table, physical)));
     } catch (SdkException e) {
       throw Errors.translate("GetItem " + physical, e);
@@ -65,7 +65,7 @@ public final class ItemOps {
         PutItemRequest.builder()
             .tableName(physical)
             .item(Stored.toWrite(item, token))
-            .returnValues(returnPrevious ? ReturnValue.ALL_OLD : ReturnValue.NONE)
+            .returnValues(returnPrevious ? ReturnValue.ALL_OLD : null)
             .returnConsumedCapacity(meter.learn(table, physical));
     if (cond != null) {
       req.conditionExpression(cond)
@@ -92,7 +92,7 @@ public final class ItemOps {
         DeleteItemRequest.builder()
             .tableName(physical)
             .key(AttributeMapper.keyOf(table.keySchema(), key))
-            .returnValues(returnPrevious ? ReturnValue.ALL_OLD : ReturnValue.NONE)
+            .returnValues(returnPrevious ? ReturnValue.ALL_OLD : null)
             .returnConsumedCapacity(meter.learn(table, physical));
     if (cond != null) {
       req.conditionExpression(cond)
@@ -134,7 +134,7 @@ public final class ItemOps {
         UpdateItemRequest.builder()
             .tableName(physical)
             .key(AttributeMapper.keyOf(table.keySchema(), key))
-            .returnValues(returnItem ? ReturnValue.ALL_NEW : ReturnValue.NONE)
+            .returnValues(returnItem ? ReturnValue.ALL_NEW : null)
             .returnConsumedCapacity(meter.learn(table, physical));
     Map<String, AttributeValueUpdate> updates =
         AttributeUpdates.of(update, Tokens.ATTRIBUTE, token);

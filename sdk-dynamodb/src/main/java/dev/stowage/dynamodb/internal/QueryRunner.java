@@ -93,8 +93,8 @@ public final class QueryRunner {
               .projectionExpression(projection)
               .expressionAttributeNames(ex.attributeNames())
               .expressionAttributeValues(ex.attributeValuesOrNull())
-              .scanIndexForward(!q.descending())
-              .consistentRead(q.consistentRead())
+              .scanIndexForward(Requests.forward(q.descending()))
+              .consistentRead(Requests.flag(q.consistentRead()))
               .limit(q.limit() - out.size())
               .returnConsumedCapacity(meter.learn(table, physical));
       if (start != null) {
@@ -219,7 +219,7 @@ public final class QueryRunner {
           ScanRequest.builder()
               .tableName(physical)
               .limit(s.limit() - out.size())
-              .consistentRead(s.consistentRead())
+              .consistentRead(Requests.flag(s.consistentRead()))
               .returnConsumedCapacity(meter.learn(table, physical));
       if (start != null) {
         req.exclusiveStartKey(start);

@@ -16,7 +16,6 @@ import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 
@@ -92,10 +91,10 @@ public final class SegmentScanner {
               .segment(seg.number())
               .totalSegments(seg.total())
               .limit(s.limit() - out.size())
-              .consistentRead(consistent)
+              .consistentRead(Requests.flag(consistent))
               .projectionExpression(projection)
               .expressionAttributeNames(projection == null ? null : ex.attributeNames())
-              .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL);
+              .returnConsumedCapacity(meter.learn(table, physical));
       if (start != null) {
         req.exclusiveStartKey(start);
       }

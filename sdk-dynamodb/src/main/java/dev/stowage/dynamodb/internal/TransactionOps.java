@@ -55,10 +55,12 @@ public final class TransactionOps {
       }
       items.add(item(layout, physicalNames.apply(layout), op));
     }
-    ReturnConsumedCapacity asked = ReturnConsumedCapacity.TOTAL;
+    // The most any of the tables asks for: nothing, TOTAL or INDEXES.
+    ReturnConsumedCapacity asked = null;
     for (TableLayout l : layouts) {
-      if (meter.learn(l, physicalNames.apply(l)) == ReturnConsumedCapacity.INDEXES) {
-        asked = ReturnConsumedCapacity.INDEXES;
+      ReturnConsumedCapacity a = meter.learn(l, physicalNames.apply(l));
+      if (a != null && asked != ReturnConsumedCapacity.INDEXES) {
+        asked = a;
       }
     }
     ReturnConsumedCapacity ask = asked;
