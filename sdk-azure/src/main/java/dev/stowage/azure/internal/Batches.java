@@ -253,19 +253,8 @@ public final class Batches {
 
   /** An item created (and its mirror row upserted) under the nonce of its entries. */
   private ItemActions createActions(TableLayout layout, WriteOp.Put put, String nonce) {
-    TableEntity e = ItemStore.entity(layout, put.key(), put.item(), nonce, (Row) null);
-    TableTransactionAction create =
-        new TableTransactionAction(TableTransactionActionType.CREATE, e);
-    long bytes = sizes.itemBytes(put.item());
-    if (!tables.mirrored(layout)) {
-      return new ItemActions(List.of(create), bytes);
-    }
-    return new ItemActions(
-        List.of(
-            create,
-            new TableTransactionAction(
-                TableTransactionActionType.UPSERT_REPLACE, ItemStore.mirror(e, put.key()))),
-        bytes);
+    return itemActions(
+        layout, put.key(), put.item(), nonce, null, TableTransactionActionType.CREATE);
   }
 
   /** Submits each partition's actions as transactions; partitions in parallel. */
@@ -333,16 +322,30 @@ public final class Batches {
 
   private ItemActions putActions(
       TableLayout layout, Key key, Item item, String nonce, Map<String, Object> template) {
+    return itemActions(
+        layout, key, item, nonce, template, TableTransactionActionType.UPSERT_REPLACE);
+  }
+
+  /**
+   * The item row as {@code type} (a create fails the transaction if the row exists) and, for a
+   * table with descending order, its mirror row, always replaced.
+   */
+  private ItemActions itemActions(
+      TableLayout layout,
+      Key key,
+      Item item,
+      String nonce,
+      Map<String, Object> template,
+      TableTransactionActionType type) {
     TableEntity e = ItemStore.entity(layout, key, item, nonce, template);
-    TableTransactionAction put =
-        new TableTransactionAction(TableTransactionActionType.UPSERT_REPLACE, e);
+    TableTransactionAction row = new TableTransactionAction(type, e);
     long bytes = sizes.itemBytes(item);
     if (!tables.mirrored(layout)) {
-      return new ItemActions(List.of(put), bytes);
+      return new ItemActions(List.of(row), bytes);
     }
     return new ItemActions(
         List.of(
-            put,
+            row,
             new TableTransactionAction(
                 TableTransactionActionType.UPSERT_REPLACE, ItemStore.mirror(e, key))),
         bytes);
