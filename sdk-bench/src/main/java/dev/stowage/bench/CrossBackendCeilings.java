@@ -164,6 +164,8 @@ public final class CrossBackendCeilings {
     double[][] read = new double[3][rounds];
     // raw writes into Azurite of an item row and two index rows per item
     double[] sameRows = new double[rounds];
+    // hop=N: CPU per item of the migrator (this JVM, the target emulator), then of the raw write
+    double[][] cpu = new double[7][rounds];
     String[] stores = {"DynamoDB Local", "Datastore emulator", "Azurite"};
     try {
       for (int r = 0; r <= rounds; r++) {
@@ -190,10 +192,63 @@ public final class CrossBackendCeilings {
                 default -> () -> azureWrite(azureTables, pool, "raw" + ns, items);
               };
           boolean migrateFirst = r % 2 == 0;
-          double a = (migrateFirst ? migrate : raw).call();
-          double b = (migrateFirst ? raw : migrate).call();
+          CpuTurn first = CpuTurn.of(migrateFirst ? migrate : raw);
+          CpuTurn second = CpuTurn.of(migrateFirst ? raw : migrate);
+          double a = first.call();
+          double b = second.call();
           double m = migrateFirst ? a : b;
           double w = migrateFirst ? b : a;
+          CpuTurn mc = migrateFirst ? first : second;
+          CpuTurn wc = migrateFirst ? second : first;
+          if (only >= 0) {
+            System.out.printf(
+                Locale.ROOT,
+                "round %d %-22s CPU per item: migrator %.1f us in this JVM (%.1f us without"
+                    + " DynamoDB Local's threads), %.1f us in the Datastore emulator; raw write"
+                    + " %.1f us, %.1f us%n",
+                r,
+                HOPS[h],
+                mc.jvmMicrosPer(n),
+                mc.clientMicrosPer(n),
+                mc.emulatorMicrosPer(n),
+                wc.jvmMicrosPer(n),
+                wc.emulatorMicrosPer(n));
+            if (h == 0) {
+              // Stowage's own batch put of the items into the target, for the stored form's cost
+              // in the emulator apart from the migrator's reading and copying.
+              String putNs = "put" + ns;
+              CpuTurn put =
+                  CpuTurn.of(
+                      () -> {
+                        Table t2 =
+                            Stowage.builder(dsDriver).namespace(putNs).build().ensureTable(SPEC);
+                        long t0 = System.nanoTime();
+                        t2.batchPut(items);
+                        return rate(n, t0);
+                      });
+              double pr = put.call();
+              System.out.printf(
+                  Locale.ROOT,
+                  "round %d %-22s Stowage batchPut into the target %,8.0f items/s, CPU per item"
+                      + " %.1f us in this JVM, %.1f us in the emulator%n",
+                  r,
+                  HOPS[h],
+                  pr,
+                  put.jvmMicrosPer(n),
+                  put.emulatorMicrosPer(n));
+              if (!warm) {
+                cpu[4][r - 1] = put.jvmMicrosPer(n);
+                cpu[5][r - 1] = put.emulatorMicrosPer(n);
+              }
+            }
+            if (!warm) {
+              cpu[0][r - 1] = mc.jvmMicrosPer(n);
+              cpu[6][r - 1] = mc.clientMicrosPer(n);
+              cpu[1][r - 1] = mc.emulatorMicrosPer(n);
+              cpu[2][r - 1] = wc.jvmMicrosPer(n);
+              cpu[3][r - 1] = wc.emulatorMicrosPer(n);
+            }
+          }
           System.out.printf(
               Locale.ROOT,
               "round %d %-22s migrator %,8.0f items/s   raw write into target %,8.0f items/s%s%n",
@@ -269,6 +324,27 @@ public final class CrossBackendCeilings {
           summary(write[s]),
           summary(read[s]));
     }
+    if (only >= 0) {
+      System.out.printf(
+          Locale.ROOT,
+          "%-22s CPU per item (us; medians, ranges): migrator: JVM %s (without DynamoDB"
+              + " Local's threads %s), emulator %s; raw write: JVM %s, emulator %s%n",
+          HOPS[only],
+          micros(cpu[0]),
+          micros(cpu[6]),
+          micros(cpu[1]),
+          micros(cpu[2]),
+          micros(cpu[3]));
+      if (only == 0) {
+        System.out.printf(
+            Locale.ROOT,
+            "%-22s CPU per item of Stowage's batchPut into the target (for reference): JVM %s,"
+                + " emulator %s%n",
+            HOPS[only],
+            micros(cpu[4]),
+            micros(cpu[5]));
+      }
+    }
     for (int h = 0; h < 3; h++) {
       if (only >= 0 && h != only) {
         continue;
@@ -314,6 +390,90 @@ public final class CrossBackendCeilings {
               ? ""
               : String.format(
                   Locale.ROOT, ", %.2fx the source's raw read", 4 * BEFORE[h] / median(read[src])));
+    }
+  }
+
+  /**
+   * A turn timed in CPU as well: this JVM's process CPU (the client, and DynamoDB Local, which runs
+   * inside it) and the Datastore emulator's (a child process, read from /proc through {@link
+   * ProcessHandle}), over the turn.
+   */
+  private static final class CpuTurn implements Callable<Double> {
+    private final Callable<Double> turn;
+    long jvmNanos;
+    long emulatorNanos;
+
+    private CpuTurn(Callable<Double> turn) {
+      this.turn = turn;
+    }
+
+    static CpuTurn of(Callable<Double> turn) {
+      return new CpuTurn(turn);
+    }
+
+    long dynamoLocalNanos;
+
+    @Override
+    public Double call() throws Exception {
+      long j = jvmCpu();
+      long e = emulatorCpu();
+      long d = dynamoLocalCpu();
+      double rate = turn.call();
+      jvmNanos = jvmCpu() - j;
+      emulatorNanos = emulatorCpu() - e;
+      dynamoLocalNanos = dynamoLocalCpu() - d;
+      return rate;
+    }
+
+    /** This JVM's CPU per item without DynamoDB Local's threads: the client's. */
+    double clientMicrosPer(int n) {
+      return (jvmNanos - dynamoLocalNanos) / 1e3 / n;
+    }
+
+    /**
+     * CPU time of DynamoDB Local's threads in this JVM (its Jetty pool and its SQLite thread, which
+     * live as long as the emulator).
+     */
+    private static long dynamoLocalCpu() {
+      java.lang.management.ThreadMXBean threads =
+          java.lang.management.ManagementFactory.getThreadMXBean();
+      long sum = 0;
+      for (java.lang.management.ThreadInfo t : threads.getThreadInfo(threads.getAllThreadIds())) {
+        if (t != null
+            && (t.getThreadName().startsWith("qtp") || t.getThreadName().startsWith("SQLite"))) {
+          long cpu = threads.getThreadCpuTime(t.getThreadId());
+          sum += Math.max(0, cpu);
+        }
+      }
+      return sum;
+    }
+
+    double jvmMicrosPer(int n) {
+      return jvmNanos / 1e3 / n;
+    }
+
+    double emulatorMicrosPer(int n) {
+      return emulatorNanos / 1e3 / n;
+    }
+
+    private static long jvmCpu() {
+      return ((com.sun.management.OperatingSystemMXBean)
+              java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+          .getProcessCpuTime();
+    }
+
+    /** CPU time of the child processes running the Firestore (Datastore mode) emulator. */
+    private static long emulatorCpu() {
+      return ProcessHandle.current()
+          .descendants()
+          .filter(
+              p ->
+                  p.info()
+                      .commandLine()
+                      .map(c -> c.contains("firestore-emulator") || c.contains("datastore"))
+                      .orElse(false))
+          .mapToLong(p -> p.info().totalCpuDuration().map(d -> d.toNanos()).orElse(0L))
+          .sum();
     }
   }
 
@@ -814,6 +974,15 @@ public final class CrossBackendCeilings {
     double[] s = v.clone();
     Arrays.sort(s);
     return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  }
+
+  private static String micros(double[] v) {
+    return String.format(
+        Locale.ROOT,
+        "%.1f (%.1f-%.1f)",
+        median(v),
+        Arrays.stream(v).min().orElse(0),
+        Arrays.stream(v).max().orElse(0));
   }
 
   private static String summary(double[] v) {
