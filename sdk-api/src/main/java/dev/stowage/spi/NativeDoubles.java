@@ -86,9 +86,20 @@ public final class NativeDoubles {
     }
   }
 
+  /** Most significant digits any decimal keeps through a double and back (DBL_DIG). */
+  private static final int DOUBLE_DIGITS = 15;
+
   /** The double that reads back as exactly {@code n}, or null if there is none. */
   public static Double exact(BigDecimal n) {
     double d = Double.parseDouble(n.toString());
+    // Distinct decimals of at most 15 significant digits convert to distinct doubles (among
+    // normal doubles), so none with fewer digits than n converts to d, and d's nearest decimal of
+    // n's digits is n itself: n is the shortest decimal of d, which is what number(d) finds by
+    // trying 1, 2, … digits. The magnitudes here are normal doubles and in Stowage's range.
+    long exponent = (long) n.precision() - n.scale() - 1;
+    if (n.precision() <= DOUBLE_DIGITS && exponent >= -100 && exponent <= 100) {
+      return d;
+    }
     NumberValue back = number(d);
     return back != null && back.value().compareTo(n) == 0 ? d : null;
   }

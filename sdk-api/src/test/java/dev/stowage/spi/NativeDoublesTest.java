@@ -37,6 +37,22 @@ class NativeDoublesTest {
     }
   }
 
+  @Property(tries = 5000)
+  void aDecimalOfAtMost15DigitsIsTheShortestDecimalOfItsDouble(
+      @ForAll
+          @net.jqwik.api.constraints.LongRange(
+              min = -999_999_999_999_999L,
+              max = 999_999_999_999_999L)
+          long unscaled,
+      @ForAll @net.jqwik.api.constraints.IntRange(min = -85, max = 115) int scale) {
+    // exact() answers these without trying 1, 2, … digits: its answer must be the double whose
+    // shortest decimal (found the long way by number()) is the decimal itself.
+    NumberValue n = new NumberValue(BigDecimal.valueOf(unscaled, scale));
+    Double d = NativeDoubles.exact(n.value());
+    assertThat(d).isNotNull();
+    assertThat(NativeDoubles.number(d)).isEqualTo(n);
+  }
+
   @Test
   void theShortestDecimalNotJavasToString() {
     assertThat(NativeDoubles.number(0.1).value()).isEqualByComparingTo("0.1");

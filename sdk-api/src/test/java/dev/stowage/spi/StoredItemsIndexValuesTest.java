@@ -152,4 +152,66 @@ class StoredItemsIndexValuesTest {
         .isInstanceOf(InvalidRequestException.class)
         .hasMessageContaining("'id'");
   }
+
+  /** The same items under another spec: one index, on another attribute. */
+  static final TableSpec BY_SHOP =
+      TableSpec.builder("orders", KEY)
+          .index("byShopOnly", List.of("shop"), List.of("line"))
+          .compressed("notes")
+          .build();
+
+  static Item storedByTheCore(TableSpec spec, Item item) {
+    MemoryDriver driver = MemoryDriver.create();
+    Stowage.builder(driver).build().ensureTable(spec).put(item);
+    TableLayout layout =
+        new TableLayout(
+            new TableRef("", "orders"), KEY, spec.indexes().stream().map(IndexLayout::of).toList());
+    return driver.scan(layout, new DriverScan(10, null, true)).items().get(0).item();
+  }
+
+  @Test
+  void specsAndLimitsTakenInTurnsFromManyThreadsEachGiveTheirOwnValues() throws Exception {
+    // The form of the last spec and limits is reused: calls alternating between specs and
+    // limits, from several threads at once, must each get what the core writes for their spec.
+    Item item =
+        Item.builder()
+            .put("id", "o-9")
+            .put("line", 7)
+            .put("status", "open")
+            .put("total", new BigDecimal("2.50"))
+            .put("shop", "oslo")
+            .build();
+    Item bySpec = storedByTheCore(SPEC, item);
+    Item byShop = storedByTheCore(BY_SHOP, item);
+    assertThat(byShop.attributes().keySet())
+        .contains("stowage:ix:byShopOnly:p")
+        .noneMatch(n -> n.startsWith("stowage:ix:byStatus"));
+    Item bare = without(bySpec, IndexLayout.ATTRIBUTE_PREFIX);
+    List<dev.stowage.spi.DriverLimits> limits =
+        List.of(MemoryLimits.dynamoDb(), MemoryLimits.datastore(), MemoryLimits.azure());
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(4);
+    try {
+      List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        int thread = t;
+        done.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < 2000; i++) {
+                    boolean first = (i + thread) % 2 == 0;
+                    Item computed =
+                        StoredItems.withIndexValues(
+                            first ? SPEC : BY_SHOP, limits.get((i / 2 + thread) % 3), bare);
+                    assertThat(computed).isEqualTo(first ? bySpec : byShop);
+                  }
+                }));
+      }
+      for (var f : done) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
 }

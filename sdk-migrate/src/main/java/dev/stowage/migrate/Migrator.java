@@ -970,9 +970,13 @@ public final class Migrator {
     if (item.size() > limits.maxAttributes()) {
       return item.size() + " attributes exceed the target's " + limits.maxAttributes();
     }
+    // No attribute counts more than the item holding it (SizeModel): an item within the
+    // per-attribute limit as a whole needs no attribute counted.
+    boolean countAttributes = bytes > limits.maxAttributeBytes();
     for (Map.Entry<String, AttributeValue> e : item.attributes().entrySet()) {
-      if (limits.sizeModel().attributeBytes(e.getKey(), e.getValue())
-          > limits.maxAttributeBytes()) {
+      if (countAttributes
+          && limits.sizeModel().attributeBytes(e.getKey(), e.getValue())
+              > limits.maxAttributeBytes()) {
         return "attribute '" + e.getKey() + "' exceeds the target's per-attribute limit";
       }
       if (e.getKey().startsWith(IndexLayout.ATTRIBUTE_PREFIX)

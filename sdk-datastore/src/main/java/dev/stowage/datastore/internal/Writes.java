@@ -140,18 +140,34 @@ public final class Writes {
   /** Applies unconditional writes in one non-transactional commit. */
   public BatchWriteResult batch(TableLayout table, List<WriteOp> writes) {
     try {
+      // Each write's Datastore key is computed once (its name encodes the item key; a put's is
+      // the key of the item it stores), and the puts' tokens come from one draw of the random
+      // source.
+      int n = writes.size();
+      dev.stowage.item.Key[] itemKeys = new dev.stowage.item.Key[n];
+      Key[] keys = new Key[n];
+      int puts = 0;
+      for (int i = 0; i < n; i++) {
+        WriteOp w = writes.get(i);
+        if (w instanceof WriteOp.Put p) {
+          itemKeys[i] = table.keySchema().keyOf(p.item());
+          puts++;
+        } else {
+          itemKeys[i] = w.key();
+        }
+        keys[i] = entities.key(table, itemKeys[i]);
+      }
       // The replaced entities are the templates of native value types (see Values), as for
       // single puts: the remembered ones, and on an adopted kind the others read.
       Map<Key, Entity> previous = new HashMap<>();
       List<Key> unknown = new ArrayList<>();
-      for (WriteOp w : writes) {
-        if (w instanceof WriteOp.Put) {
-          Key key = entities.key(table, w.key());
-          Entity t = entities.template(key);
+      for (int i = 0; i < n; i++) {
+        if (writes.get(i) instanceof WriteOp.Put) {
+          Entity t = entities.template(keys[i]);
           if (t != null) {
-            previous.put(key, t);
+            previous.put(keys[i], t);
           } else if (table.adopted()) {
-            unknown.add(key);
+            unknown.add(keys[i]);
           }
         }
       }
@@ -160,13 +176,17 @@ public final class Writes {
             .get(unknown.toArray(new Key[0]))
             .forEachRemaining(e -> previous.put(e.getKey(), e));
       }
+      String[] tokens = Entities.newTokens(puts);
       Batch batch = datastore.newBatch();
-      List<Entity> written = new ArrayList<>();
-      List<Key> deleted = new ArrayList<>();
-      for (WriteOp w : writes) {
-        Key key = entities.key(table, w.key());
+      List<Entity> written = new ArrayList<>(puts);
+      List<Key> deleted = new ArrayList<>(n - puts);
+      for (int i = 0; i < n; i++) {
+        WriteOp w = writes.get(i);
+        Key key = keys[i];
         if (w instanceof WriteOp.Put p) {
-          Entity e = entities.toEntity(table, p.item(), Entities.newToken(), previous.get(key));
+          Entity e =
+              entities.toEntity(
+                  table, p.item(), itemKeys[i], key, tokens[written.size()], previous.get(key));
           batch.put(e);
           written.add(e);
         } else {
