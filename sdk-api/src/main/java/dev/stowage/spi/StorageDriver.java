@@ -114,6 +114,18 @@ public interface StorageDriver extends AutoCloseable {
   BatchWriteResult batchWrite(TableLayout table, List<WriteOp> writes);
 
   /**
+   * Writes stored items copied from another table (the migrator's batches), as {@link #batchWrite}:
+   * the same stored forms, tokens and guarantees. A copy is written once, so a driver that keeps
+   * what it wrote for later writes of the same items (the Datastore driver keeps recent entities as
+   * templates) may keep nothing of these, only forgetting what it kept of the items they replace;
+   * holding a whole table's worth costs memory and collection time for nothing. Default: {@link
+   * #batchWrite}.
+   */
+  default BatchWriteResult batchWriteCopies(TableLayout table, List<WriteOp> writes) {
+    return batchWrite(table, writes);
+  }
+
+  /**
    * Whether queries of this index of the table can be strongly consistent ({@link
    * DriverQuery#consistentRead()}). By default, whether the driver declares {@link
    * Capability#CONSISTENT_INDEX_QUERIES}; a driver may answer per index, such as DynamoDB for a

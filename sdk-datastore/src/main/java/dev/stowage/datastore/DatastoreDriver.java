@@ -264,7 +264,18 @@ public final class DatastoreDriver implements StorageDriver {
   @Override
   public BatchWriteResult batchWrite(TableLayout table, List<WriteOp> writeOps) {
     catalog.require(table);
-    return writes.batch(table, writeOps);
+    return writes.batch(table, writeOps, true);
+  }
+
+  /**
+   * {@inheritDoc} The written entities are not kept as templates: an item written again later is
+   * written in Stowage's own form (or, on an adopted kind, over the entity read first), and an
+   * entity kept for a key before is forgotten.
+   */
+  @Override
+  public BatchWriteResult batchWriteCopies(TableLayout table, List<WriteOp> writeOps) {
+    catalog.require(table);
+    return writes.batch(table, writeOps, false);
   }
 
   @Override

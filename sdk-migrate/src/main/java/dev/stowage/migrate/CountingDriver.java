@@ -125,7 +125,17 @@ public final class CountingDriver extends ForwardingDriver {
   @Override
   public BatchWriteResult batchWrite(TableLayout table, List<WriteOp> ops) {
     writes.increment();
-    BatchWriteResult r = delegate.batchWrite(table, ops);
+    return counted(ops, delegate.batchWrite(table, ops));
+  }
+
+  /** Counted as {@link #batchWrite}; the delegate writes them as copies. */
+  @Override
+  public BatchWriteResult batchWriteCopies(TableLayout table, List<WriteOp> ops) {
+    writes.increment();
+    return counted(ops, delegate.batchWriteCopies(table, ops));
+  }
+
+  private BatchWriteResult counted(List<WriteOp> ops, BatchWriteResult r) {
     Set<WriteOp> left = Set.copyOf(r.unprocessed());
     for (WriteOp op : ops) {
       if (op instanceof WriteOp.Put p && !left.contains(op)) {

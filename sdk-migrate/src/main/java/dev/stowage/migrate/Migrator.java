@@ -945,7 +945,7 @@ public final class Migrator {
     List<WriteOp> left = ops;
     for (int attempt = 1; !left.isEmpty(); attempt++) {
       List<WriteOp> now = left;
-      BatchWriteResult r = retry.call(() -> targetDriver.batchWrite(targetLayout, now));
+      BatchWriteResult r = retry.call(() -> targetDriver.batchWriteCopies(targetLayout, now));
       left = r.unprocessed();
       if (!left.isEmpty()) {
         backOff(retry.delayBefore(Math.min(attempt, 10), null));

@@ -137,8 +137,13 @@ public final class Writes {
         });
   }
 
-  /** Applies unconditional writes in one non-transactional commit. */
-  public BatchWriteResult batch(TableLayout table, List<WriteOp> writes) {
+  /**
+   * Applies unconditional writes in one non-transactional commit.
+   *
+   * @param remember whether the written entities are kept as the templates of later writes (else
+   *     what was kept under their keys is forgotten: copies are written once)
+   */
+  public BatchWriteResult batch(TableLayout table, List<WriteOp> writes, boolean remember) {
     try {
       // Each write's Datastore key is computed once (its name encodes the item key; a put's is
       // the key of the item it stores), and the puts' tokens come from one draw of the random
@@ -197,7 +202,11 @@ public final class Writes {
       deleted.forEach(entities::deleted);
       batch.submit();
       billing.ops(table.ref(), unknown.size(), written.size(), deleted.size());
-      written.forEach(entities::written);
+      if (remember) {
+        written.forEach(entities::written);
+      } else {
+        written.forEach(e -> entities.deleted(e.getKey()));
+      }
       return BatchWriteResult.DONE;
     } catch (DatastoreException e) {
       throw Errors.translate("batch write to " + Entities.describe(table), e);
