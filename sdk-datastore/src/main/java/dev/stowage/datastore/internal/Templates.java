@@ -68,6 +68,9 @@ final class Templates {
   /** Forgets an entity (deleted). */
   void forget(Key key) {
     synchronized (entries) {
+      if (entries.isEmpty()) {
+        return; // (a key's hash is computed afresh on every lookup)
+      }
       Held old = entries.remove(key);
       if (old != null) {
         bytes -= old.bytes();
