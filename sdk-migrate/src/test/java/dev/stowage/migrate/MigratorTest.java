@@ -272,4 +272,67 @@ class MigratorTest {
                 .toList())
         .containsExactly(longKind);
   }
+
+  /** Counts batch writes and copy writes apart; fails the first copy write as unavailable. */
+  static final class CopyCountingDriver extends ForwardingDriver {
+    final AtomicInteger batchWrites = new AtomicInteger();
+    final AtomicInteger copyWrites = new AtomicInteger();
+    final AtomicInteger copied = new AtomicInteger();
+
+    CopyCountingDriver(StorageDriver delegate) {
+      super(delegate);
+    }
+
+    @Override
+    public BatchWriteResult batchWrite(TableLayout table, List<WriteOp> writes) {
+      batchWrites.incrementAndGet();
+      return delegate.batchWrite(table, writes);
+    }
+
+    @Override
+    public BatchWriteResult batchWriteCopies(TableLayout table, List<WriteOp> writes) {
+      if (copyWrites.incrementAndGet() == 1) {
+        throw new UnavailableException("simulated outage before the first copy");
+      }
+      BatchWriteResult r = delegate.batchWriteCopies(table, writes);
+      copied.addAndGet(writes.size() - r.unprocessed().size());
+      return r;
+    }
+  }
+
+  @Test
+  void itemsAreWrittenAsCopiesAndAFailedCopyWriteIsRetried() {
+    MemoryDriver sourceDriver = MemoryDriver.create();
+    List<Item> items = fill(Stowage.builder(sourceDriver).build().ensureTable(SPEC), 600);
+    CopyCountingDriver target = new CopyCountingDriver(MemoryDriver.create());
+    Migrator m =
+        Migrator.builder(SPEC)
+            .source(sourceDriver, null, "")
+            .target(target, null, "copy")
+            .pageSize(100)
+            .parallelism(3)
+            .build();
+
+    assertThat(m.run().progress().itemsCopied()).isEqualTo(600);
+    assertThat(target.batchWrites).hasValue(0);
+    assertThat(target.copied).hasValue(600);
+    assertThat(target.copyWrites.get()).isGreaterThan(1);
+    assertThat(m.verify().ok()).isTrue();
+    Table copy = Stowage.builder(target).namespace("copy").build().ensureTable(SPEC);
+    for (Item i : items) {
+      assertThat(copy.get(SPEC.keySchema().keyOf(i))).contains(i);
+    }
+
+    // copy(List) writes through the same path
+    int before = target.copyWrites.get();
+    Item stored =
+        sourceDriver
+            .scan(m.sourceLayout(), new dev.stowage.spi.DriverScan(1, null, true))
+            .items()
+            .get(0)
+            .item();
+    m.copy(List.of(stored));
+    assertThat(target.copyWrites.get()).isEqualTo(before + 1);
+    assertThat(target.batchWrites).hasValue(0);
+  }
 }
