@@ -1,0 +1,41 @@
+package dev.stowage.beam;
+
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The migration pipeline on Beam's FlinkRunner, in an embedded Flink MiniCluster ({@code
+ * --flinkMaster=[local]}) in this JVM, across the three emulators, with a failed batch write that
+ * Flink recovers from by restarting the failed tasks ({@code --numberOfExecutionRetries}).
+ */
+class FlinkPipelineTest {
+  static final int ITEMS = Integer.getInteger("stowage.beam.items", 300);
+  static final int SEGMENTS = Integer.getInteger("stowage.beam.segments", 4);
+
+  @BeforeAll
+  static void emulators() {
+    EmulatorStores.start();
+  }
+
+  @AfterAll
+  static void noFlinkLeft() throws InterruptedException {
+    SharedStores.reset();
+    RetriedBundleHops.printThreads("after the Flink pipelines");
+  }
+
+  @Test
+  void crossBackendMigrationWithARetriedBundle() {
+    RetriedBundleHops.run(
+        ITEMS,
+        SEGMENTS,
+        50,
+        "--runner=FlinkRunner",
+        "--flinkMaster=[local]",
+        "--parallelism=2",
+        "--useDataStreamForBatch=true",
+        "--numberOfExecutionRetries=" + Integer.getInteger("stowage.beam.retries", 2),
+        "--executionRetryDelay=100");
+  }
+}
