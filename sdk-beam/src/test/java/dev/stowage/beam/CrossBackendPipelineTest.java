@@ -52,14 +52,16 @@ class CrossBackendPipelineTest {
     assertThatThrownBy(
             () ->
                 StowageMigrationPipeline.run(
-                    StowageMigrationPipeline.Options.builder(dynamo, EmulatorStores.datastoreSpec(), Ledger.SPEC)
+                    StowageMigrationPipeline.Options.builder(
+                            dynamo, EmulatorStores.datastoreSpec(), Ledger.SPEC)
                         .segments(SEGMENTS)
                         .verify(false)
                         .build()))
         .hasStackTraceContaining("simulated worker crash writing to datastore");
     assertThat(SharedStores.BATCH_WRITES.get("datastore").get()).isEqualTo(2);
     SharedStores.WRITES_BEFORE_FAILURE.clear();
-    StowageMigrationPipeline.Result first = hop("DynamoDB -> Datastore", dynamo, EmulatorStores.datastoreSpec());
+    StowageMigrationPipeline.Result first =
+        hop("DynamoDB -> Datastore", dynamo, EmulatorStores.datastoreSpec());
     assertThat(first.copiedBlobs()).isEqualTo(attachments);
     assertThat(first.verifiedIndexEntries()).isEqualTo(indexed);
     Ledger.assertHoldsExactly(EmulatorStores.table(EmulatorStores.datastoreSpec()), items);
@@ -72,7 +74,8 @@ class CrossBackendPipelineTest {
 
     // 3. Azure → DynamoDB, another namespace.
     StoreSpec back = EmulatorStores.dynamoSpec("back");
-    StowageMigrationPipeline.Result third = hop("Azure -> DynamoDB", EmulatorStores.azureSpec(), back);
+    StowageMigrationPipeline.Result third =
+        hop("Azure -> DynamoDB", EmulatorStores.azureSpec(), back);
     assertThat(third.verifiedIndexEntries()).isEqualTo(indexed);
     Ledger.assertHoldsExactly(EmulatorStores.table(back), items);
   }

@@ -3,31 +3,38 @@ package dev.stowage.beam;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stowage.item.Item;
+import dev.stowage.overflow.BlobStore;
+import dev.stowage.spi.StorageDriver;
+import java.io.Serializable;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
  * The cross-backend migration on a runner that retries failed bundles: DynamoDB Local + S3Proxy →
  * Datastore + GCS → Azurite tables + blobs → DynamoDB Local + S3Proxy in another namespace. One of
- * the first hop's batch writes to Datastore fails (a worker crashing mid-copy, after earlier batches
- * were written); the runner runs the failed work again and the pipeline completes in one run. Each
- * hop is verified by the pipeline (items and index entries) and then, with the keys, by {@link
- * Ledger#assertHoldsExactly}. Used by the Flink and Spark runner tests (sdk-beam's test jar).
+ * the first hop's batch writes to Datastore fails (a worker crashing mid-copy, after earlier
+ * batches were written); the runner runs the failed work again and the pipeline completes in one
+ * run. Each hop is verified by the pipeline (items and index entries) and then, with the keys, by
+ * {@link Ledger#assertHoldsExactly}. Used by the Flink and Spark runner tests (sdk-beam's test
+ * jar).
  */
 final class RetriedBundleHops {
   private RetriedBundleHops() {}
 
   /**
-   * Runs the three hops with {@code pipelineArgs} (the runner and its options).
+   * Runs the three hops with {@code pipelineArgs} (the runner and its options); the last one
+   * through {@link StowageMigrationPipeline#runFromCommandLine}, the entry point of {@code stowage
+   * migrate --runner}, with the runner by its short name {@code runner} ({@code --runner=flink}).
    *
    * @param items items in the table (one in {@link Ledger#ATTACHMENT_EVERY} with a 500 KB
    *     overflowed attachment)
    * @param pageSize items per page read and per write batch: small enough that the first hop makes
    *     several batch writes, so the failing one is not the first
    */
-  static void run(int items, int segments, int pageSize, String... pipelineArgs) {
+  static void run(String runner, int items, int segments, int pageSize, String... pipelineArgs) {
     List<Item> table = Ledger.items(items);
     long attachments = table.stream().filter(i -> i.has("attachment")).count();
     long indexed = table.stream().filter(i -> i.has("day")).count();
@@ -65,20 +72,44 @@ final class RetriedBundleHops {
     assertThat(second.verifiedIndexEntries()).isEqualTo(indexed);
     Ledger.assertHoldsExactly(EmulatorStores.table(EmulatorStores.azureSpec()), table);
 
-    // 3. Azure → DynamoDB, another namespace.
-    StoreSpec back = EmulatorStores.dynamoSpec("back");
-    StowageMigrationPipeline.Result third =
-        EmulatorStores.hop(
-            "Azure -> DynamoDB",
-            EmulatorStores.azureSpec(),
-            back,
-            items,
-            segments,
-            pageSize,
-            pipelineArgs);
-    assertThat(third.copiedItems()).isEqualTo(items);
-    assertThat(third.verifiedIndexEntries()).isEqualTo(indexed);
-    Ledger.assertHoldsExactly(EmulatorStores.table(back), table);
+    // 3. Azure → DynamoDB, another namespace, as `stowage migrate --runner <runner>` runs it.
+    List<String> args = new java.util.ArrayList<>();
+    for (String a : pipelineArgs) {
+      args.add(a.startsWith("--runner=") ? "--runner=" + runner : a);
+    }
+    Map<String, Object> request = new java.util.HashMap<>();
+    request.put("sourceDriver", (Opener<StorageDriver>) () -> azureDriver());
+    request.put("sourceBlobs", (Opener<BlobStore>) EmulatorStores::azureBlobs);
+    request.put("sourceNamespace", "prod");
+    request.put("targetDriver", (Opener<StorageDriver>) () -> dynamoDriver());
+    request.put("targetBlobs", (Opener<BlobStore>) EmulatorStores::s3);
+    request.put("targetNamespace", "back");
+    request.put("spec", Ledger.SPEC);
+    request.put("segments", segments);
+    request.put("pageSize", pageSize);
+    request.put("args", args);
+    long t = System.nanoTime();
+    Map<String, Long> third = StowageMigrationPipeline.runFromCommandLine(request);
+    System.out.printf(
+        "beam pipeline Azure -> DynamoDB (--runner=%s, the command line's entry point): %s in %,d"
+            + " ms%n",
+        runner, third, (System.nanoTime() - t) / 1_000_000);
+    assertThat(third.get("ok")).as(third.toString()).isEqualTo(1L);
+    assertThat(third.get("copiedItems")).isEqualTo((long) items);
+    assertThat(third.get("verifiedItems")).isEqualTo((long) items);
+    assertThat(third.get("verifiedIndexEntries")).isEqualTo(indexed);
+    Ledger.assertHoldsExactly(EmulatorStores.table(EmulatorStores.dynamoSpec("back")), table);
+  }
+
+  /** A serialisable supplier, as the command line passes its store openers. */
+  interface Opener<T> extends Supplier<T>, Serializable {}
+
+  private static StorageDriver azureDriver() {
+    return new SharedStores.Unclosed("azure", EmulatorStores.azure(), true);
+  }
+
+  private static StorageDriver dynamoDriver() {
+    return new SharedStores.Unclosed("dynamodb", EmulatorStores.dynamo(), true);
   }
 
   /**
