@@ -421,7 +421,9 @@ public final class StowageMigrationPipeline {
    * The counts of a migration pipeline's run (committed metrics: bundles that failed and were
    * retried count once).
    *
-   * @param sourceItems items read from the source
+   * @param sourceItems items read from the source; when verified, the source items the verification
+   *     compared (the same number, also where a runner's counters of the read fall short after a
+   *     retried task, as Spark's can)
    * @param sourceSegments driver segments the source scan was planned in ({@code segments ×
    *     subsegments})
    * @param copiedItems items written to the target
@@ -472,8 +474,10 @@ public final class StowageMigrationPipeline {
       long verifiedItems = counter(metrics, Metric.MATCHED);
       long different = counter(metrics, Metric.DIFFERENT);
       long missing = counter(metrics, Metric.MISSING);
+      boolean verified = verifiedItems + different + missing > 0 || targetItems > 0;
+      long compared = counter(metrics, Metric.COMPARED_SOURCE);
       return new Result(
-          counter(metrics, Metric.SOURCE + "Items"),
+          verified || compared > 0 ? compared : counter(metrics, Metric.SOURCE + "Items"),
           counter(metrics, Metric.SOURCE_SEGMENTS),
           counter(metrics, Metric.COPIED),
           counter(metrics, Metric.BLOBS),
@@ -487,7 +491,7 @@ public final class StowageMigrationPipeline {
           counter(metrics, Metric.INDEX_MATCHED),
           counter(metrics, Metric.INDEX_MISSING),
           counter(metrics, Metric.INDEX_EXTRA),
-          verifiedItems + different + missing > 0 || targetItems > 0);
+          verified);
     }
 
     private static long counter(MetricQueryResults metrics, String name) {

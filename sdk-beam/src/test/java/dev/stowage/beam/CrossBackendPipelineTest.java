@@ -3,18 +3,7 @@ package dev.stowage.beam;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.stowage.Stowage;
-import dev.stowage.Table;
-import dev.stowage.azure.AzureTablesDriver;
-import dev.stowage.azure.blob.AzureBlobStore;
-import dev.stowage.datastore.DatastoreDriver;
-import dev.stowage.dynamodb.DynamoDbDriver;
-import dev.stowage.gcs.GcsBlobStore;
 import dev.stowage.item.Item;
-import dev.stowage.overflow.BlobStore;
-import dev.stowage.s3.S3BlobStore;
-import dev.stowage.spi.StorageDriver;
-import dev.stowage.test.Emulators;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,25 +16,17 @@ import org.junit.jupiter.api.Test;
  * overflowed items and an index. The first hop's target fails after some batch writes (a worker
  * dies mid-copy) and the pipeline is run again; every hop is verified by the pipeline (items and
  * index entries) and then, with the keys, by the test. Workers open their stores from {@link
- * StoreSpec}s; the emulators come from sdk-test.
+ * StoreSpec}s; the emulators come from sdk-test ({@link EmulatorStores}).
  */
 class CrossBackendPipelineTest {
   /** {@code -Dstowage.beam.items=50000} for a larger run. */
   static final int ITEMS = Integer.getInteger("stowage.beam.items", 1_500);
 
   static final int SEGMENTS = Integer.getInteger("stowage.beam.segments", 8);
-  static String s3Bucket;
 
   @BeforeAll
   static void emulators() {
-    // Started here rather than by the first worker that needs one, so a slow start (a loaded
-    // machine) does not count against a pipeline step.
-    Emulators.shared().dynamoDb();
-    Emulators.shared().datastore();
-    Emulators.shared().azurite();
-    Emulators.shared().gcs();
-    s3Bucket = Emulators.shared().s3().newBucket();
-    SharedStores.reset();
+    EmulatorStores.start();
   }
 
   @AfterAll
@@ -53,90 +34,8 @@ class CrossBackendPipelineTest {
     SharedStores.reset();
   }
 
-  static StorageDriver dynamo() {
-    return DynamoDbDriver.create(Emulators.shared().dynamoDb().client());
-  }
-
-  static BlobStore s3() {
-    return S3BlobStore.builder()
-        .client(Emulators.shared().s3().client())
-        .bucket(s3Bucket)
-        .prefix("ov/")
-        .build();
-  }
-
-  static StorageDriver datastore() {
-    return DatastoreDriver.builder()
-        .projectId("test")
-        .emulatorHost(Emulators.shared().datastore().hostPort())
-        .build();
-  }
-
-  static BlobStore gcs() {
-    return GcsBlobStore.of(Emulators.shared().gcs(), "beam-gcs", "ov/");
-  }
-
-  static StorageDriver azure() {
-    return AzureTablesDriver.fromConnectionString(Emulators.shared().azurite().connectionString());
-  }
-
-  static BlobStore azureBlobs() {
-    return AzureBlobStore.fromConnectionString(
-        Emulators.shared().azurite().connectionString(), "beam-overflow", "ov/");
-  }
-
-  static StoreSpec dynamoSpec(String namespace) {
-    return StoreSpec.of(
-        () -> new SharedStores.Unclosed("dynamodb", dynamo(), true),
-        CrossBackendPipelineTest::s3,
-        namespace);
-  }
-
-  static StoreSpec datastoreSpec() {
-    return StoreSpec.of(
-        () -> new SharedStores.Unclosed("datastore", datastore(), true),
-        CrossBackendPipelineTest::gcs,
-        "prod");
-  }
-
-  static StoreSpec azureSpec() {
-    return StoreSpec.of(
-        () -> new SharedStores.Unclosed("azure", azure(), true),
-        CrossBackendPipelineTest::azureBlobs,
-        "prod");
-  }
-
-  static Table table(StoreSpec store) {
-    return Stowage.builder(store.driver().open())
-        .blobStore(store.blobs().open())
-        .codecs(Ledger.codecs())
-        .namespace(store.namespace())
-        .build()
-        .table(Ledger.SPEC);
-  }
-
   static StowageMigrationPipeline.Result hop(String name, StoreSpec from, StoreSpec to) {
-    long t = System.nanoTime();
-    StowageMigrationPipeline.Result r =
-        StowageMigrationPipeline.run(
-            StowageMigrationPipeline.Options.builder(from, to, Ledger.SPEC)
-                .segments(SEGMENTS)
-                .pageSize(500)
-                .build());
-    long ms = (System.nanoTime() - t) / 1_000_000;
-    System.out.printf(
-        "beam pipeline %s: %,d items copied and verified (%,d index entries), %,d blobs, in %,d ms"
-            + " (%,d items/s, %d segments)%n",
-        name,
-        r.copiedItems(),
-        r.verifiedIndexEntries(),
-        r.copiedBlobs(),
-        ms,
-        r.copiedItems() * 1000L / Math.max(1, ms),
-        SEGMENTS);
-    assertThat(r.ok()).as(name + ": " + r).isTrue();
-    assertThat(r.verifiedItems()).isEqualTo(ITEMS);
-    return r;
+    return EmulatorStores.hop(name, from, to, ITEMS, SEGMENTS, 500);
   }
 
   @Test
@@ -144,15 +43,8 @@ class CrossBackendPipelineTest {
     List<Item> items = Ledger.items(ITEMS);
     long attachments = items.stream().filter(i -> i.has("attachment")).count();
     long indexed = items.stream().filter(i -> i.has("day")).count();
-    StoreSpec dynamo = dynamoSpec("prod");
-    Table source =
-        Stowage.builder(dynamo())
-            .blobStore(s3())
-            .codecs(Ledger.codecs())
-            .namespace("prod")
-            .build()
-            .ensureTable(Ledger.SPEC);
-    Ledger.write(source, items);
+    StoreSpec dynamo = EmulatorStores.dynamoSpec("prod");
+    EmulatorStores.writeSource(items);
 
     // 1. DynamoDB → Datastore; the target dies after 2 batch writes (of up to 500 items, a
     // Datastore commit), the pipeline is run again.
@@ -160,28 +52,31 @@ class CrossBackendPipelineTest {
     assertThatThrownBy(
             () ->
                 StowageMigrationPipeline.run(
-                    StowageMigrationPipeline.Options.builder(dynamo, datastoreSpec(), Ledger.SPEC)
+                    StowageMigrationPipeline.Options.builder(
+                            dynamo, EmulatorStores.datastoreSpec(), Ledger.SPEC)
                         .segments(SEGMENTS)
                         .verify(false)
                         .build()))
         .hasStackTraceContaining("simulated worker crash writing to datastore");
     assertThat(SharedStores.BATCH_WRITES.get("datastore").get()).isEqualTo(2);
     SharedStores.WRITES_BEFORE_FAILURE.clear();
-    StowageMigrationPipeline.Result first = hop("DynamoDB -> Datastore", dynamo, datastoreSpec());
+    StowageMigrationPipeline.Result first =
+        hop("DynamoDB -> Datastore", dynamo, EmulatorStores.datastoreSpec());
     assertThat(first.copiedBlobs()).isEqualTo(attachments);
     assertThat(first.verifiedIndexEntries()).isEqualTo(indexed);
-    Ledger.assertHoldsExactly(table(datastoreSpec()), items);
+    Ledger.assertHoldsExactly(EmulatorStores.table(EmulatorStores.datastoreSpec()), items);
 
     // 2. Datastore → Azure Tables + Blob.
     StowageMigrationPipeline.Result second =
-        hop("Datastore -> Azure", datastoreSpec(), azureSpec());
+        hop("Datastore -> Azure", EmulatorStores.datastoreSpec(), EmulatorStores.azureSpec());
     assertThat(second.verifiedIndexEntries()).isEqualTo(indexed);
-    Ledger.assertHoldsExactly(table(azureSpec()), items);
+    Ledger.assertHoldsExactly(EmulatorStores.table(EmulatorStores.azureSpec()), items);
 
     // 3. Azure → DynamoDB, another namespace.
-    StoreSpec back = dynamoSpec("back");
-    StowageMigrationPipeline.Result third = hop("Azure -> DynamoDB", azureSpec(), back);
+    StoreSpec back = EmulatorStores.dynamoSpec("back");
+    StowageMigrationPipeline.Result third =
+        hop("Azure -> DynamoDB", EmulatorStores.azureSpec(), back);
     assertThat(third.verifiedIndexEntries()).isEqualTo(indexed);
-    Ledger.assertHoldsExactly(table(back), items);
+    Ledger.assertHoldsExactly(EmulatorStores.table(back), items);
   }
 }

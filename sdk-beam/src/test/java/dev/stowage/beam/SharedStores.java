@@ -24,6 +24,15 @@ final class SharedStores {
   /** Batch writes left before writes to the named store fail; absent: never. */
   static final Map<String, AtomicInteger> WRITES_BEFORE_FAILURE = new ConcurrentHashMap<>();
 
+  /**
+   * Batch writes that fail once {@link #WRITES_BEFORE_FAILURE} is used up, before writes succeed
+   * again (a worker that crashed and whose bundle the runner retries); absent: every one fails.
+   */
+  static final Map<String, AtomicInteger> FAILURES_LEFT = new ConcurrentHashMap<>();
+
+  /** Batch writes that failed, by store. */
+  static final Map<String, AtomicInteger> FAILED_WRITES = new ConcurrentHashMap<>();
+
   /** Batch writes each named store received. */
   static final Map<String, AtomicInteger> BATCH_WRITES = new ConcurrentHashMap<>();
 
@@ -48,10 +57,26 @@ final class SharedStores {
     WRITES_BEFORE_FAILURE.put(name, new AtomicInteger(writes));
   }
 
+  /**
+   * Fails {@code failures} batch writes to {@code name} after {@code writes} successful ones; the
+   * writes after them succeed.
+   */
+  static void failAfter(String name, int writes, int failures) {
+    FAILURES_LEFT.put(name, new AtomicInteger(failures));
+    WRITES_BEFORE_FAILURE.put(name, new AtomicInteger(writes));
+  }
+
+  static int failedWrites(String name) {
+    AtomicInteger n = FAILED_WRITES.get(name);
+    return n == null ? 0 : n.get();
+  }
+
   static void reset() {
     DRIVERS.clear();
     BLOBS.clear();
     WRITES_BEFORE_FAILURE.clear();
+    FAILURES_LEFT.clear();
+    FAILED_WRITES.clear();
     BATCH_WRITES.clear();
   }
 
@@ -73,6 +98,12 @@ final class SharedStores {
     public BatchWriteResult batchWrite(TableLayout table, List<WriteOp> writes) {
       AtomicInteger left = WRITES_BEFORE_FAILURE.get(name);
       if (left != null && left.getAndDecrement() <= 0) {
+        AtomicInteger failures = FAILURES_LEFT.get(name);
+        if (failures != null && failures.getAndDecrement() <= 0) {
+          BATCH_WRITES.computeIfAbsent(name, n -> new AtomicInteger()).incrementAndGet();
+          return delegate.batchWrite(table, writes);
+        }
+        FAILED_WRITES.computeIfAbsent(name, n -> new AtomicInteger()).incrementAndGet();
         throw new IllegalStateException("simulated worker crash writing to " + name);
       }
       BATCH_WRITES.computeIfAbsent(name, n -> new AtomicInteger()).incrementAndGet();

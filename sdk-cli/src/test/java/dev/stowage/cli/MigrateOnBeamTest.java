@@ -204,21 +204,45 @@ class MigrateOnBeamTest {
   void aRunnerNotOnTheClassPathIsNamedWithItsArtifact() throws Exception {
     Path spec = dir.resolve("t.json");
     Files.writeString(spec, "{\"name\":\"things\",\"key\":\"id:S\"}");
-    Cli.Result m =
-        Cli.run(
-            "migrate",
-            "--from",
-            "memory://things?store=a",
-            "--to",
-            "memory://things?store=b",
-            "--spec",
-            spec.toString(),
-            "--runner",
-            "flink");
-    assertThat(m.code()).isNotZero();
-    assertThat(m.err())
-        .contains(
-            "the flink runner is not on the class path: add org.apache.beam:beam-runners-flink");
+    // Only the DirectRunner is on this module's test class path (Flink's and Spark's runs are in
+    // sdk-beam-flink-tests and sdk-beam-spark-tests).
+    String[][] cases = {
+      {
+        "flink",
+        "the flink runner is not on the class path: add org.apache.beam:beam-runners-flink-1.19"
+      },
+      {
+        "FlinkRunner",
+        "the flink runner is not on the class path: add org.apache.beam:beam-runners-flink-1.19"
+      },
+      {
+        "spark",
+        "the spark runner is not on the class path: add org.apache.beam:beam-runners-spark-3 with"
+            + " org.apache.spark:spark-core_2.12 and spark-streaming_2.12 3.5.x"
+      },
+      {
+        "dataflow",
+        "the dataflow runner is not on the class path: add"
+            + " org.apache.beam:beam-runners-google-cloud-dataflow-java (Beam 2.70.0"
+      },
+      {"samza", "unknown Beam runner 'samza'; known: direct, dataflow, flink, spark"},
+    };
+    for (String[] c : cases) {
+      Cli.Result m =
+          Cli.run(
+              "migrate",
+              "--from",
+              "memory://things?store=a",
+              "--to",
+              "memory://things?store=b",
+              "--spec",
+              spec.toString(),
+              "--runner",
+              c[0]);
+      assertThat(m.code()).as(c[0]).isNotZero();
+      assertThat(m.err()).as(c[0]).contains(c[1]);
+      assertThat(m.out()).as(c[0]).doesNotContain("copied");
+    }
   }
 
   @Test

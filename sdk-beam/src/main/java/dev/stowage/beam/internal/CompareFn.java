@@ -12,6 +12,7 @@ import org.apache.beam.sdk.values.KV;
 public final class CompareFn extends DoFn<KV<String, Iterable<String>>, String> {
   private static final long serialVersionUID = 1L;
   private final Counter matched = Metrics.counter(Metric.NAMESPACE, Metric.MATCHED);
+  private final Counter compared = Metrics.counter(Metric.NAMESPACE, Metric.COMPARED_SOURCE);
   private final Counter missing = Metrics.counter(Metric.NAMESPACE, Metric.MISSING);
   private final Counter extra = Metrics.counter(Metric.NAMESPACE, Metric.EXTRA);
   private final Counter different = Metrics.counter(Metric.NAMESPACE, Metric.DIFFERENT);
@@ -36,6 +37,9 @@ public final class CompareFn extends DoFn<KV<String, Iterable<String>>, String> 
     }
     boolean index = e.getKey().contains("#");
     String what = index ? "index entry " : "item ";
+    if (!index && sources > 0) {
+      compared.inc();
+    }
     if (sources > 1 || targets > 1) {
       // A key read twice from one side: a segment plan that covered an item twice.
       (index ? indexExtra : extra).inc();

@@ -15,6 +15,14 @@ public final class Metric {
   public static final String MISSING_BLOBS = "missingBlobs";
   public static final String MISFITS = "misfits";
   public static final String MATCHED = "verifiedItems";
+
+  /**
+   * Source items the verification compared: the source count of a verified run. The read's own
+   * count can fall short on Spark when a failed task is retried: the failed attempt's counters are
+   * dropped while the partition it read stays in Spark's cache, and the retry reads it from there.
+   */
+  public static final String COMPARED_SOURCE = "comparedSourceItems";
+
   public static final String MISSING = "missingItems";
   public static final String EXTRA = "extraItems";
   public static final String DIFFERENT = "differentItems";

@@ -28,11 +28,14 @@ public final class Runners {
           "flink",
           new String[] {
             "org.apache.beam.runners.flink.FlinkRunner",
-            "org.apache.beam:beam-runners-flink-1.<flink version>"
+            "org.apache.beam:beam-runners-flink-1.19 (or the beam-runners-flink-1.xx of your Flink"
+                + " cluster's version)"
           },
           "spark",
           new String[] {
-            "org.apache.beam.runners.spark.SparkRunner", "org.apache.beam:beam-runners-spark-3"
+            "org.apache.beam.runners.spark.SparkRunner",
+            "org.apache.beam:beam-runners-spark-3 with org.apache.spark:spark-core_2.12 and"
+                + " spark-streaming_2.12 3.5.x (provided by a Spark cluster)"
           });
 
   private Runners() {}
