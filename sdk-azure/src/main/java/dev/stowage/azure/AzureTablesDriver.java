@@ -132,6 +132,12 @@ public final class AzureTablesDriver implements StorageDriver {
   }
 
   AzureTablesDriver(TableServiceClient service, WriteStep.Hook hook, TransactionMeter meter) {
+    this(service, hook, meter, Segments.PLAN_ROWS);
+  }
+
+  /** With segment plans counting tables of at most {@code planRows} rows (tests: fewer). */
+  AzureTablesDriver(
+      TableServiceClient service, WriteStep.Hook hook, TransactionMeter meter, int planRows) {
     Objects.requireNonNull(service, "service");
     this.meter = meter;
     this.location = service.getServiceEndpoint().split("\\?", 2)[0]; // never a SAS query
@@ -149,7 +155,7 @@ public final class AzureTablesDriver implements StorageDriver {
     IndexEntries index = new IndexEntries(tables);
     this.writer = new ItemWriter(store, index, hook);
     this.queries = new Queries(tables, store, index, executor);
-    this.segments = new Segments(tables, store);
+    this.segments = new Segments(tables, store, planRows);
     this.batchReads = queries.batchReads();
     this.batches = new Batches(tables, store, index, batchReads, hook, executor);
   }
@@ -329,8 +335,9 @@ public final class AzureTablesDriver implements StorageDriver {
   /**
    * {@inheritDoc}
    *
-   * <p>Azure segments are PartitionKey ranges whose boundaries come from probing the key space
-   * (Azure Tables can neither count nor sample); a partition is never divided. Index segments are
+   * <p>Azure segments are PartitionKey ranges; a partition is never divided. A table of up to
+   * 10,000 rows is planned by count, from one listing of its PartitionKeys; the boundaries of a
+   * larger one come from probing the key space (Azure Tables can neither count nor sample). Index segments are
    * the same ranges of the table, keeping the items in the index.
    */
   @Override

@@ -19,14 +19,18 @@ import java.util.Optional;
 import java.util.TreeSet;
 
 /**
- * Segmented scans of a table by PartitionKey ranges. Azure Tables can neither count nor sample, so
- * planning probes the key space: starting from the first PartitionKey, it repeatedly splits the
+ * Segmented scans of a table by PartitionKey ranges. A table of at most {@value #PLAN_ROWS} rows is
+ * planned by count: one listing of PartitionKeys ({@code $top=1000}, PartitionKey only) reads them
+ * all, and each cut goes at the start of the partition nearest its share of the rows, so the
+ * segments hold about equal numbers of rows in a few requests (on Azurite, whose every query filters
+ * and sorts the whole table, far cheaper than the probes below). A larger table is planned by
+ * probing, as Azure Tables can neither count nor sample: starting from the first PartitionKey, it repeatedly splits the
  * gaps between the keys found so far at their midpoint (in printable ASCII) and asks for the first
  * PartitionKey at or after it ({@code $top=1}, PartitionKey only), until it has about four keys per
  * segment or has spent its probe budget; then it takes evenly spaced keys as boundaries. The
  * boundaries spread with the keys' spelling rather than their count, which suits keys with a common
  * prefix and varying tails (ids, numbers, hashes); planning costs about {@code 8 × total + 40}
- * requests at most, whatever the table's size.
+ * requests at most, whatever the table's size (after the listings that found it larger).
  *
  * <p>Segment {@code i} holds the PartitionKeys from boundary {@code i} (inclusive) to boundary
  * {@code i + 1} (exclusive), the first and last unbounded, so a partition is never divided and an
@@ -54,12 +58,22 @@ public final class Segments {
   private static final char FIRST = 0x20;
   private static final char LAST = 0x7e;
 
+  /** Most rows a plan reads the PartitionKeys of to place its cuts by count. */
+  public static final int PLAN_ROWS = 10_000;
+
   private final Tables tables;
   private final ItemStore store;
+  private final int planRows;
 
   public Segments(Tables tables, ItemStore store) {
+    this(tables, store, PLAN_ROWS);
+  }
+
+  /** With plans counting the rows of tables of at most {@code planRows} rows (tests: fewer). */
+  public Segments(Tables tables, ItemStore store, int planRows) {
     this.tables = tables;
     this.store = store;
+    this.planRows = planRows;
   }
 
   /** Plans {@code total} PartitionKey-range segments. */
@@ -76,6 +90,10 @@ public final class Segments {
       out.add(new ScanSegment(index, 0, 1, "~"));
       return out;
     }
+    Optional<List<String>> counted = countedCuts(layout, total);
+    if (counted.isPresent()) {
+      return fromCuts(index, total, counted.get());
+    }
     List<String> keys = new ArrayList<>(sample(layout, total));
     if (keys.isEmpty()) {
       for (int i = 0; i < total; i++) {
@@ -87,6 +105,75 @@ public final class Segments {
     for (int i = 0; i < total; i++) {
       String upper =
           i == total - 1 ? "" : "=" + b64(keys.get((int) ((long) keys.size() * (i + 1) / total)));
+      out.add(new ScanSegment(index, i, total, lower + "~" + upper));
+      lower = upper;
+    }
+    return out;
+  }
+
+  /**
+   * For a table of at most {@code planRows} rows: the PartitionKeys to cut it at, placed by count
+   * (each cut at the start of the partition nearest {@code i / total} of the rows, after the first
+   * partition; ascending, without repeats, at most {@code total - 1}; empty for an empty table or
+   * a single partition), read in {@code planRows / 1000 + 1} listings of PartitionKeys at most.
+   * Empty for a larger table, whose plan probes the key space instead.
+   */
+  private Optional<List<String>> countedCuts(TableLayout layout, int total) {
+    List<String> starts = new ArrayList<>();
+    List<Integer> startRows = new ArrayList<>();
+    String previous = null;
+    int rows = 0;
+    String f = base(layout);
+    try {
+      Iterator<TableEntity> it =
+          Queries.list(tables.data(layout), f.isEmpty() ? null : f, MAX_TOP, "PartitionKey");
+      while (it.hasNext()) {
+        if (rows == planRows) {
+          return Optional.empty();
+        }
+        String pk = it.next().getPartitionKey();
+        if (previous != null && !pk.equals(previous)) {
+          starts.add(pk);
+          startRows.add(rows);
+        }
+        previous = pk;
+        rows++;
+      }
+    } catch (StowageException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw AzureErrors.translate(e, "counting the rows of " + layout.ref());
+    }
+    List<String> cuts = new ArrayList<>();
+    int at = 0;
+    for (int i = 1; i < total && !starts.isEmpty(); i++) {
+      double target = (double) rows * i / total;
+      while (at + 1 < starts.size()
+          && Math.abs(startRows.get(at + 1) - target) <= Math.abs(startRows.get(at) - target)) {
+        at++;
+      }
+      String cut = starts.get(at);
+      if (cuts.isEmpty() || !cuts.get(cuts.size() - 1).equals(cut)) {
+        cuts.add(cut);
+      }
+    }
+    return Optional.of(cuts);
+  }
+
+  /**
+   * A plan of {@code total} segments from ascending cuts: one segment per range between them (the
+   * first and last unbounded), then empty segments; an empty table's plan as {@link #plan} makes
+   * it.
+   */
+  private static List<ScanSegment> fromCuts(String index, int total, List<String> cuts) {
+    List<ScanSegment> out = new ArrayList<>(total);
+    String lower = "";
+    for (int i = 0; i < total; i++) {
+      if (i > cuts.size()) {
+        out.add(new ScanSegment(index, i, total, EMPTY));
+        continue;
+      }
+      String upper = i == cuts.size() ? "" : "=" + b64(cuts.get(i));
       out.add(new ScanSegment(index, i, total, lower + "~" + upper));
       lower = upper;
     }
