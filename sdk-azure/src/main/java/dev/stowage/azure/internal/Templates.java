@@ -25,6 +25,9 @@ final class Templates {
   /** Entities remembered at most. */
   static final int CAPACITY = 10_000;
 
+  /** The service's last-modified property, on every entity read. */
+  private static final String TIMESTAMP = "Timestamp";
+
   private final Map<String, Map<String, Object>> entries =
       new LinkedHashMap<>(256, 0.75f, true) {
         @Override
@@ -82,13 +85,22 @@ final class Templates {
   /** The properties a write must consult, or null when there are none. */
   static Map<String, Object> template(KeySchema schema, Map<String, Object> properties) {
     Map<String, Object> t = null;
+    String partitionCopy = PropertyNames.plain(schema.partitionName());
+    String sortCopy = schema.sortName().map(PropertyNames::plain).orElse(null);
     for (Map.Entry<String, Object> e : properties.entrySet()) {
       Object v = e.getValue();
+      String name = e.getKey();
+      if (name.equals(TIMESTAMP)) {
+        // The service's own property: never written, so no write consults it (every entity
+        // read has one, which would make every entity read a template).
+        continue;
+      }
       if (v instanceof Integer
           || v instanceof Double
           || v instanceof OffsetDateTime
           || v instanceof UUID
-          || isKeyCopy(schema, e.getKey())) {
+          || name.equals(partitionCopy)
+          || name.equals(sortCopy)) {
         if (t == null) {
           t = new HashMap<>(4);
         }
@@ -96,11 +108,6 @@ final class Templates {
       }
     }
     return t;
-  }
-
-  private static boolean isKeyCopy(KeySchema schema, String property) {
-    return property.equals(PropertyNames.plain(schema.partitionName()))
-        || schema.sortName().map(s -> property.equals(PropertyNames.plain(s))).orElse(false);
   }
 
   private static String key(TableLayout layout, String pk, String rk) {
