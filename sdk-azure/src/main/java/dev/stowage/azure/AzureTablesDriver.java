@@ -337,8 +337,8 @@ public final class AzureTablesDriver implements StorageDriver {
    *
    * <p>Azure segments are PartitionKey ranges; a partition is never divided. A table of up to
    * 10,000 rows is planned by count, from one listing of its PartitionKeys; the boundaries of a
-   * larger one come from probing the key space (Azure Tables can neither count nor sample). Index segments are
-   * the same ranges of the table, keeping the items in the index.
+   * larger one come from probing the key space (Azure Tables can neither count nor sample). Index
+   * segments are the same ranges of the table, keeping the items in the index.
    */
   @Override
   public List<ScanSegment> segments(TableLayout table, String index, int total) {

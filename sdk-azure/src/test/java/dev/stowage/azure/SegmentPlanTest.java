@@ -103,7 +103,7 @@ class SegmentPlanTest {
       while (true) {
         SegmentPage page = driver.scanSegment(table, new SegmentScan(s, 37, checkpoint, true));
         for (StoredItem i : page.items()) {
-          seen.add(i.item().getString("pk") + "/" + i.item().getNumber("sk"));
+          seen.add(i.item().getString("pk") + "/" + i.item().getNumber("sk").longValue());
         }
         if (page.done()) {
           break;

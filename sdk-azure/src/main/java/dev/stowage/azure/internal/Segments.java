@@ -22,15 +22,16 @@ import java.util.TreeSet;
  * Segmented scans of a table by PartitionKey ranges. A table of at most {@value #PLAN_ROWS} rows is
  * planned by count: one listing of PartitionKeys ({@code $top=1000}, PartitionKey only) reads them
  * all, and each cut goes at the start of the partition nearest its share of the rows, so the
- * segments hold about equal numbers of rows in a few requests (on Azurite, whose every query filters
- * and sorts the whole table, far cheaper than the probes below). A larger table is planned by
- * probing, as Azure Tables can neither count nor sample: starting from the first PartitionKey, it repeatedly splits the
- * gaps between the keys found so far at their midpoint (in printable ASCII) and asks for the first
- * PartitionKey at or after it ({@code $top=1}, PartitionKey only), until it has about four keys per
- * segment or has spent its probe budget; then it takes evenly spaced keys as boundaries. The
- * boundaries spread with the keys' spelling rather than their count, which suits keys with a common
- * prefix and varying tails (ids, numbers, hashes); planning costs about {@code 8 × total + 40}
- * requests at most, whatever the table's size (after the listings that found it larger).
+ * segments hold about equal numbers of rows in a few requests (on Azurite, whose every query
+ * filters and sorts the whole table, far cheaper than the probes below). A larger table is planned
+ * by probing, as Azure Tables can neither count nor sample: starting from the first PartitionKey,
+ * it repeatedly splits the gaps between the keys found so far at their midpoint (in printable
+ * ASCII) and asks for the first PartitionKey at or after it ({@code $top=1}, PartitionKey only),
+ * until it has about four keys per segment or has spent its probe budget; then it takes evenly
+ * spaced keys as boundaries. The boundaries spread with the keys' spelling rather than their count,
+ * which suits keys with a common prefix and varying tails (ids, numbers, hashes); planning costs
+ * about {@code 8 × total + 40} requests at most, whatever the table's size (after the listings that
+ * found it larger).
  *
  * <p>Segment {@code i} holds the PartitionKeys from boundary {@code i} (inclusive) to boundary
  * {@code i + 1} (exclusive), the first and last unbounded, so a partition is never divided and an
@@ -69,7 +70,10 @@ public final class Segments {
     this(tables, store, PLAN_ROWS);
   }
 
-  /** With plans counting the rows of tables of at most {@code planRows} rows (tests: fewer). */
+  /**
+   * With plans counting the rows of tables of at most {@code planRows} rows (tests and benchmarks:
+   * fewer; 0: every plan probes).
+   */
   public Segments(Tables tables, ItemStore store, int planRows) {
     this.tables = tables;
     this.store = store;
@@ -114,11 +118,14 @@ public final class Segments {
   /**
    * For a table of at most {@code planRows} rows: the PartitionKeys to cut it at, placed by count
    * (each cut at the start of the partition nearest {@code i / total} of the rows, after the first
-   * partition; ascending, without repeats, at most {@code total - 1}; empty for an empty table or
-   * a single partition), read in {@code planRows / 1000 + 1} listings of PartitionKeys at most.
-   * Empty for a larger table, whose plan probes the key space instead.
+   * partition; ascending, without repeats, at most {@code total - 1}; empty for an empty table or a
+   * single partition), read in {@code planRows / 1000 + 1} listings of PartitionKeys at most. Empty
+   * for a larger table, whose plan probes the key space instead.
    */
   private Optional<List<String>> countedCuts(TableLayout layout, int total) {
+    if (planRows == 0) {
+      return Optional.empty();
+    }
     List<String> starts = new ArrayList<>();
     List<Integer> startRows = new ArrayList<>();
     String previous = null;
