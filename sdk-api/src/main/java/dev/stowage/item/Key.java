@@ -13,6 +13,13 @@ public final class Key implements Comparable<Key> {
   private final KeyValue partition;
   private final KeyValue sort;
 
+  /**
+   * The hash code once computed (0: not yet), as {@link String} keeps its own: keys are looked up
+   * in hash tables (the memory driver finds items by key) and are immutable. Racing threads compute
+   * the same value.
+   */
+  private int hash;
+
   private Key(KeyValue partition, KeyValue sort) {
     this.partition = Objects.requireNonNull(partition, "partition key value");
     this.sort = sort;
@@ -72,12 +79,19 @@ public final class Key implements Comparable<Key> {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Key k && partition.equals(k.partition) && Objects.equals(sort, k.sort);
+    return o == this
+        || o instanceof Key k && partition.equals(k.partition) && Objects.equals(sort, k.sort);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(partition, sort);
+    int h = hash;
+    if (h == 0) {
+      // As Objects.hash(partition, sort) computes it, without its array.
+      h = 31 * (31 + partition.hashCode()) + (sort == null ? 0 : sort.hashCode());
+      hash = h;
+    }
+    return h;
   }
 
   @Override

@@ -59,22 +59,27 @@ final class MemoryTable {
   private record Placement(KeyValue partition, KeyValue sort) {}
 
   /**
-   * A stored item as its partition's map holds it, with where it sits in each index of {@link
-   * #indexLayouts}: {@code entries[i]} and {@code indexPartitions[i]} are its entry and partition
-   * in index {@code i}, both null where it is not in that index. Kept so that a write compares the
-   * new item's index values with these (and removes a moved entry by them) without looking into the
-   * replaced item, and leaves the indexes alone when nothing indexed changed. Every row holds its
-   * placements in the current indexes: {@link #addIndexes} places them all anew when they change.
+   * One key's place in the table, which the hash table {@link #byKey} finds in one lookup (gets and
+   * overwrites: no walk of an ordered map) and the key's partition map (and each index the item is
+   * in) holds in key order. A write of a stored key replaces what the slot holds, so neither map
+   * changes; only a new key or a delete changes them.
+   *
+   * <p>{@link #stored} is the current version, read without the lock (null once the key is deleted:
+   * a reader that found the slot before then reads no item). {@code entries[i]} and {@code
+   * indexPartitions[i]} are its entry and partition in index {@code i} of {@link #indexLayouts},
+   * both null where it is not in that index; kept so that a write compares the new item's index
+   * values with these (and removes a moved entry by them) without looking into the replaced item,
+   * and leaves the indexes alone when nothing indexed changed. They are read and written under the
+   * table lock only. Every slot holds its placements in the current indexes: {@link #addIndexes}
+   * places them all anew when they change.
    */
-  static final class Row {
-    final StoredItem stored;
-    final IndexEntry[] entries;
-    final KeyValue[] indexPartitions;
+  static final class Slot {
+    volatile StoredItem stored;
+    IndexEntry[] entries;
+    KeyValue[] indexPartitions;
 
-    Row(StoredItem stored, IndexEntry[] entries, KeyValue[] indexPartitions) {
+    Slot(StoredItem stored) {
       this.stored = stored;
-      this.entries = entries;
-      this.indexPartitions = indexPartitions;
     }
   }
 
@@ -87,19 +92,24 @@ final class MemoryTable {
   volatile boolean dropped;
 
   /**
-   * The indexes of {@link #layout}, in its order, which the rows' placements follow; replaced (with
-   * every row) only when the indexes change.
+   * The indexes of {@link #layout}, in its order, which the slots' placements follow; replaced
+   * (with every slot's placements) only when the indexes change.
    */
   private volatile IndexLayout[] indexLayouts;
 
   private final DriverLimits limits;
-  // Items live in their partition's ordered map only (one ordered insert per write); scans walk
-  // the partitions in key order through partitionOrder, which changes only when one is created.
-  private final Map<KeyValue, ConcurrentSkipListMap<Key, Row>> partitions =
+
+  /** Every stored key's slot: a get or an overwrite finds its item here in one hash lookup. */
+  private final ConcurrentHashMap<Key, Slot> byKey = new ConcurrentHashMap<>();
+
+  // The same slots in their partition's ordered map, for queries and scans (one ordered insert
+  // per new key); scans walk the partitions in key order through partitionOrder, which changes
+  // only when one is created.
+  private final Map<KeyValue, ConcurrentSkipListMap<Key, Slot>> partitions =
       new ConcurrentHashMap<>();
   private final ConcurrentSkipListSet<KeyValue> partitionOrder =
       new ConcurrentSkipListSet<>(KeyValue::compare);
-  private final Map<String, Map<KeyValue, ConcurrentSkipListMap<IndexEntry, Key>>> indexes =
+  private final Map<String, Map<KeyValue, ConcurrentSkipListMap<IndexEntry, Slot>>> indexes =
       new ConcurrentHashMap<>();
 
   /**
@@ -136,18 +146,17 @@ final class MemoryTable {
         rebuilt.add(i.name());
       }
     }
-    // Every row is placed anew for the new indexes (rows always hold their placements in the
+    // Every slot is placed anew for the new indexes (slots always hold their placements in the
     // current indexes), and enters the indexes built afresh.
     for (KeyValue p : partitionOrder) {
-      ConcurrentSkipListMap<Key, Row> part = partitions.get(p);
-      for (Map.Entry<Key, Row> e : part.entrySet()) {
-        Row row = placed(e.getKey(), e.getValue().stored, next);
+      for (Map.Entry<Key, Slot> e : partitions.get(p).entrySet()) {
+        Slot slot = e.getValue();
+        place(slot, e.getKey(), slot.stored.item(), next);
         for (int i = 0; i < next.length; i++) {
-          if (row.entries[i] != null && rebuilt.contains(next[i].name())) {
-            enter(next[i], row.indexPartitions[i], row.entries[i]);
+          if (slot.entries[i] != null && rebuilt.contains(next[i].name())) {
+            enter(next[i], slot.indexPartitions[i], slot.entries[i], slot);
           }
         }
-        part.put(e.getKey(), row);
       }
     }
     indexLayouts = next;
@@ -174,9 +183,8 @@ final class MemoryTable {
 
   /** The stored item under {@code key}, or null. */
   StoredItem find(Key key) {
-    ConcurrentSkipListMap<Key, Row> part = partitions.get(key.partition());
-    Row row = part == null ? null : part.get(key);
-    return row == null ? null : row.stored;
+    Slot slot = byKey.get(key);
+    return slot == null ? null : slot.stored;
   }
 
   /** Stores an item; the caller holds the table lock. */
@@ -185,30 +193,9 @@ final class MemoryTable {
   }
 
   /**
-   * Places a new version in its partition's map, by the one walk of the map that finds the version
-   * it replaces; reused by every write (writes hold the table lock), so a write allocates no
-   * function for it. The new row takes over the replaced row's index placements where they are
-   * unchanged.
-   */
-  private final class Replacer implements java.util.function.BiFunction<Key, Row, Row> {
-    private StoredItem stored;
-    private IndexLayout[] placing;
-    private Row replaced;
-
-    @Override
-    public Row apply(Key key, Row old) {
-      replaced = old;
-      return old != null && samePlacements(placing, old, stored.item())
-          ? new Row(stored, old.entries, old.indexPartitions)
-          : placed(key, stored, placing);
-    }
-  }
-
-  private final Replacer replacer = new Replacer();
-
-  /**
-   * Stores an item and answers its token and, if asked, the version it replaced, found by the same
-   * walk of the ordered map that stores it; the caller holds the table lock.
+   * Stores an item and answers its token and, if asked, the version it replaced; the caller holds
+   * the table lock. Overwriting a stored key replaces its slot's item (one hash lookup, no ordered
+   * map touched) and, only where an indexed value changed, moves its index entries.
    */
   WriteResult put(Key key, Item item, boolean returnPrevious) {
     long size = dev.stowage.internal.ItemAccess.itemBytes(item, limits.sizeModel());
@@ -225,63 +212,79 @@ final class MemoryTable {
     }
     String token = Long.toString(++versions);
     StoredItem stored = new StoredItem(item, token);
-    // Replace in place so lock-free readers see the old or the new item, never a gap.
-    ConcurrentSkipListMap<Key, Row> part = partitions.get(key.partition());
+    IndexLayout[] ils = indexLayouts;
+    Slot slot = byKey.get(key);
+    if (slot == null) {
+      insert(key, stored, ils);
+      return new WriteResult(Optional.empty(), token);
+    }
+    StoredItem previous = slot.stored;
+    if (ils.length == 0 || samePlacements(ils, slot, item)) {
+      // Lock-free readers see the old or the new item, never a gap.
+      slot.stored = stored;
+      return written(token, previous, returnPrevious);
+    }
+    IndexEntry[] before = slot.entries;
+    KeyValue[] beforePartitions = slot.indexPartitions;
+    place(slot, key, item, ils);
+    slot.stored = stored;
+    for (int i = 0; i < ils.length; i++) {
+      IndexEntry was = before[i];
+      IndexEntry now = slot.entries[i];
+      if (was == now
+          || (was != null
+              && was.equals(now)
+              && beforePartitions[i].equals(slot.indexPartitions[i]))) {
+        continue; // unchanged (or in the index neither before nor after)
+      }
+      // Add the new entry before removing the old one.
+      if (now != null) {
+        enter(ils[i], slot.indexPartitions[i], now, slot);
+      }
+      if (was != null) {
+        leave(ils[i], beforePartitions[i], was);
+      }
+    }
+    return written(token, previous, returnPrevious);
+  }
+
+  /** Stores the first version of a key: a new slot in the hash table, its partition and indexes. */
+  private void insert(Key key, StoredItem stored, IndexLayout[] ils) {
+    Slot slot = new Slot(stored);
+    place(slot, key, stored.item(), ils);
+    ConcurrentSkipListMap<Key, Slot> part = partitions.get(key.partition());
     if (part == null) {
       part = new ConcurrentSkipListMap<>();
       partitions.put(key.partition(), part);
       partitionOrder.add(key.partition());
     }
-    IndexLayout[] ils = indexLayouts;
-    if (ils.length == 0) {
-      Row old = part.put(key, new Row(stored, NO_ENTRIES, NO_PARTITIONS));
-      return written(token, old, returnPrevious);
-    }
-    Replacer r = replacer;
-    r.stored = stored;
-    r.placing = ils;
-    r.replaced = null;
-    Row row = part.compute(key, r);
-    Row old = r.replaced;
-    r.stored = null;
-    r.replaced = null;
+    part.put(key, slot);
+    byKey.put(key, slot);
     for (int i = 0; i < ils.length; i++) {
-      IndexEntry before = old == null ? null : old.entries[i];
-      IndexEntry after = row.entries[i];
-      if (before == after
-          || (before != null
-              && before.equals(after)
-              && old.indexPartitions[i].equals(row.indexPartitions[i]))) {
-        continue; // unchanged (or in the index neither before nor after)
-      }
-      // Add the new entry before removing the old one.
-      if (after != null) {
-        enter(ils[i], row.indexPartitions[i], after);
-      }
-      if (before != null) {
-        leave(ils[i], old.indexPartitions[i], before);
+      if (slot.entries[i] != null) {
+        enter(ils[i], slot.indexPartitions[i], slot.entries[i], slot);
       }
     }
-    return written(token, old, returnPrevious);
   }
 
-  private static WriteResult written(String token, Row replaced, boolean returnPrevious) {
+  private static WriteResult written(String token, StoredItem replaced, boolean returnPrevious) {
     return new WriteResult(
-        returnPrevious && replaced != null ? Optional.of(replaced.stored) : Optional.empty(),
-        token);
+        returnPrevious && replaced != null ? Optional.of(replaced) : Optional.empty(), token);
   }
 
   /** Removes an item; the caller holds the table lock. */
   void remove(Key key) {
-    ConcurrentSkipListMap<Key, Row> part = partitions.get(key.partition());
-    Row old = part == null ? null : part.remove(key);
-    if (old == null) {
+    Slot slot = byKey.remove(key);
+    if (slot == null) {
       return;
     }
+    partitions.get(key.partition()).remove(key);
+    // A reader that found the slot before it left the maps now reads no item.
+    slot.stored = null;
     IndexLayout[] ils = indexLayouts;
     for (int i = 0; i < ils.length; i++) {
-      if (old.entries[i] != null) {
-        leave(ils[i], old.indexPartitions[i], old.entries[i]);
+      if (slot.entries[i] != null) {
+        leave(ils[i], slot.indexPartitions[i], slot.entries[i]);
       }
     }
   }
@@ -293,35 +296,38 @@ final class MemoryTable {
     }
   }
 
-  private void enter(IndexLayout i, KeyValue partition, IndexEntry entry) {
+  private void enter(IndexLayout i, KeyValue partition, IndexEntry entry, Slot slot) {
     indexes
         .get(i.name())
         .computeIfAbsent(partition, x -> new ConcurrentSkipListMap<>())
-        .put(entry, entry.key());
+        .put(entry, slot);
   }
 
-  /** A row for {@code stored} with its placements in {@code ils} computed from its attributes. */
-  private static Row placed(Key key, StoredItem stored, IndexLayout[] ils) {
+  /** Sets the slot's placements in {@code ils}, computed from the attributes of {@code item}. */
+  private static void place(Slot slot, Key key, Item item, IndexLayout[] ils) {
     if (ils.length == 0) {
-      return new Row(stored, NO_ENTRIES, NO_PARTITIONS);
+      slot.entries = NO_ENTRIES;
+      slot.indexPartitions = NO_PARTITIONS;
+      return;
     }
     IndexEntry[] entries = new IndexEntry[ils.length];
     KeyValue[] parts = new KeyValue[ils.length];
     for (int i = 0; i < ils.length; i++) {
-      Placement at = placement(ils[i], stored.item());
+      Placement at = placement(ils[i], item);
       if (at != null) {
         entries[i] = new IndexEntry(at.sort(), key);
         parts[i] = at.partition();
       }
     }
-    return new Row(stored, entries, parts);
+    slot.entries = entries;
+    slot.indexPartitions = parts;
   }
 
   /**
-   * Whether {@code item} sits where {@code row} does in every index (or outside it, where the row
-   * is), allocating nothing.
+   * Whether {@code item} sits where {@code slot}'s item does in every index (or outside it, where
+   * that one is), allocating nothing.
    */
-  private static boolean samePlacements(IndexLayout[] ils, Row row, Item item) {
+  private static boolean samePlacements(IndexLayout[] ils, Slot slot, Item item) {
     for (int i = 0; i < ils.length; i++) {
       IndexLayout il = ils[i];
       KeyValue p = typed(item, il.partitionAttribute(), il.partitionType());
@@ -330,7 +336,7 @@ final class MemoryTable {
               ? null
               : typed(item, il.sortAttribute(), il.sortType());
       boolean in = p != null && (il.sortAttribute() == null || s != null);
-      IndexEntry e = row.entries[i];
+      IndexEntry e = slot.entries[i];
       if (!in) {
         if (e != null) {
           return false;
@@ -338,7 +344,7 @@ final class MemoryTable {
         continue;
       }
       if (e == null
-          || p != row.indexPartitions[i] && !p.equals(row.indexPartitions[i])
+          || p != slot.indexPartitions[i] && !p.equals(slot.indexPartitions[i])
           || !java.util.Objects.equals(s, e.sort())) {
         return false;
       }
@@ -372,7 +378,7 @@ final class MemoryTable {
   }
 
   private QueryResult primaryQuery(DriverQuery q) {
-    NavigableMap<Key, Row> part = partitions.get(q.partition());
+    NavigableMap<Key, Slot> part = partitions.get(q.partition());
     if (part == null) {
       return new QueryResult(List.of(), false);
     }
@@ -396,7 +402,7 @@ final class MemoryTable {
 
   private QueryResult indexQuery(DriverQuery q) {
     IndexLayout il = layout.index(q.index()).orElseThrow();
-    NavigableMap<IndexEntry, Key> part = indexes.get(il.name()).get(q.partition());
+    NavigableMap<IndexEntry, Slot> part = indexes.get(il.name()).get(q.partition());
     if (part == null) {
       return new QueryResult(List.of(), false);
     }
@@ -419,14 +425,14 @@ final class MemoryTable {
     }
     List<StoredItem> matched = new ArrayList<>();
     boolean more = false;
-    for (Map.Entry<IndexEntry, Key> e : part.entrySet()) {
+    for (Map.Entry<IndexEntry, Slot> e : part.entrySet()) {
       KeyValue sort = e.getKey().sort();
       if (sort != null && !inRange(q.range(), sort)) {
         continue;
       }
-      StoredItem s = find(e.getValue());
+      StoredItem s = e.getValue().stored;
       if (s == null) {
-        continue;
+        continue; // deleted since the walk passed its entry
       }
       if (matched.size() == q.limit()) {
         more = true;
@@ -456,15 +462,19 @@ final class MemoryTable {
         start == null ? partitionOrder : partitionOrder.tailSet(start.partition(), true);
     List<StoredItem> out = new ArrayList<>();
     for (KeyValue p : from) {
-      NavigableMap<Key, Row> part = partitions.get(p);
+      NavigableMap<Key, Slot> part = partitions.get(p);
       if (start != null && p.equals(start.partition())) {
         part = part.tailMap(start, false);
       }
-      for (Row row : part.values()) {
+      for (Slot slot : part.values()) {
+        StoredItem stored = slot.stored;
+        if (stored == null) {
+          continue;
+        }
         if (out.size() == scan.limit()) {
           return new QueryResult(out, true);
         }
-        out.add(row.stored);
+        out.add(stored);
       }
     }
     return new QueryResult(out, false);
@@ -480,8 +490,9 @@ final class MemoryTable {
   List<Key> keysInOrder(IndexLayout index) {
     List<Key> out = new ArrayList<>();
     for (KeyValue p : partitionOrder) {
-      for (Map.Entry<Key, Row> e : partitions.get(p).entrySet()) {
-        if (index == null || placement(index, e.getValue().stored.item()) != null) {
+      for (Map.Entry<Key, Slot> e : partitions.get(p).entrySet()) {
+        StoredItem stored = e.getValue().stored;
+        if (stored != null && (index == null || placement(index, stored.item()) != null)) {
           out.add(e.getKey());
         }
       }
@@ -505,16 +516,16 @@ final class MemoryTable {
       if (upper != null && KeyValue.compare(p, upper.partition()) > 0) {
         break;
       }
-      NavigableMap<Key, Row> part = partitions.get(p);
+      NavigableMap<Key, Slot> part = partitions.get(p);
       if (from != null && p.equals(from.partition())) {
         part = part.tailMap(from, fromInclusive);
       }
       if (upper != null && p.equals(upper.partition())) {
         part = part.headMap(upper, false);
       }
-      for (Map.Entry<Key, Row> e : part.entrySet()) {
+      for (Map.Entry<Key, Slot> e : part.entrySet()) {
         StoredItem stored = e.getValue().stored;
-        if (index != null && placement(index, stored.item()) == null) {
+        if (stored == null || index != null && placement(index, stored.item()) == null) {
           continue;
         }
         if (out.size() == limit) {
@@ -527,13 +538,17 @@ final class MemoryTable {
     return new Range(out, last, false);
   }
 
-  private static QueryResult take(Iterable<Row> source, int limit) {
+  private static QueryResult take(Iterable<Slot> source, int limit) {
     List<StoredItem> out = new ArrayList<>();
-    for (Row row : source) {
+    for (Slot slot : source) {
+      StoredItem stored = slot.stored;
+      if (stored == null) {
+        continue;
+      }
       if (out.size() == limit) {
         return new QueryResult(out, true);
       }
-      out.add(row.stored);
+      out.add(stored);
     }
     return new QueryResult(out, false);
   }

@@ -49,7 +49,10 @@ final class FitPlanner {
     Map<String, AttributeValue> attributes = item.attributes();
     // The indexed attributes, looked up by name (an item has many more attributes than indexes
     // read), then the synthesized index values, which all start with the index prefix.
-    for (dev.stowage.IndexSpec index : spec.indexes()) {
+    // (An indexed loop: an iterator of the immutable list would be allocated on every write.)
+    List<dev.stowage.IndexSpec> indexes = spec.indexes();
+    for (int i = 0; i < indexes.size(); i++) {
+      dev.stowage.IndexSpec index = indexes.get(i);
       checkIndexed(table, spec, limits, attributes, index.partitionAttributes());
       checkIndexed(table, spec, limits, attributes, index.sortAttributes());
     }
