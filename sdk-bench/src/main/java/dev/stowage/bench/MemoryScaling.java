@@ -32,9 +32,12 @@ import java.util.concurrent.ConcurrentSkipListMap;
  *
  * <p>The put and get anchor stores the very {@link Item} Stowage is given (immutable, so nothing to
  * copy) under the same {@link Key}, whose order is the one the memory driver keeps; its put updates
- * only that map. Stowage's put also keeps the index {@code byGroup} (a second ordered insert and
- * the replaced entry's removal), which the anchor does not do, so the put ratio is stricter than a
- * like-for-like one; a reference line puts the same items into a table without an index.
+ * only that map. Stowage's put also keeps the index {@code byGroup} (here the items come back with
+ * the same indexed values, so their entries stay where they are), and a reference line puts the
+ * same items into a table without an index. The memory driver finds a stored key through a hash
+ * table kept beside its ordered maps, so its put (an overwrite here) and get do not walk an ordered
+ * map, where the anchor's put and get do: the ratio is Stowage's whole request path against the
+ * ordered map the issue names as the anchor.
  *
  * <pre>
  * java -cp sdk-bench/target/benchmarks.jar dev.stowage.bench.MemoryScaling --rounds 3
