@@ -25,8 +25,10 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 
 /**
- * One table of the memory driver: items in key order, grouped by partition, plus one ordered map
- * per index partition. Writers synchronize on the table; readers use the concurrent maps.
+ * One table of the memory driver: each stored key's {@link Slot}, found by key in a hash table and
+ * held in key order by its partition's ordered map, plus one ordered map per index partition.
+ * Writers synchronize on the table; readers use the concurrent maps and read a slot's current
+ * version.
  *
  * <p>An index partition is keyed by the index's partition value: the synthesized binary value of an
  * index Stowage maintains, or the raw value of a native index's partition attribute. Entries order
