@@ -329,9 +329,12 @@ public final class TableSpec {
      * sort key becomes a two-entity transaction plus a read of the written item; an undeclared
      * table writes each item with one request and answers a descending page by reading the range's
      * keys from its lower end up to the page (docs/azure.md, "Descending queries and their cost").
-     * DynamoDB, Datastore and the memory driver read either direction natively and ignore it. The
-     * declaration is part of an Azure table's stored layout: a table created without it cannot be
-     * opened with it. Tables without a sort key have nothing to order.
+     * The same holds for the table's indexes on Azure: a declared table keeps a reverse row per
+     * index entry (two index rows per indexed item), an undeclared one only the forward row, and
+     * answers a descending index page by reading the entries of the range up to the page. DynamoDB,
+     * Datastore and the memory driver read either direction natively and ignore it. The declaration
+     * is part of an Azure table's stored layout: a table created without it cannot be opened with
+     * it. Tables without a sort key have nothing to order, except through indexes.
      */
     public Builder descendingQueries() {
       this.descendingQueries = true;

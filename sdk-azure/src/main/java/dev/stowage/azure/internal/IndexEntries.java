@@ -21,9 +21,10 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Index entities: Azure has no secondary indexes, so the driver keeps, for every item version
- * carrying an index's synthesized attributes, one forward and one reverse row in the index table
- * (see {@link AzureKeys}). Both rows of an entry share a partition and are written and deleted in
- * one transaction.
+ * carrying an index's synthesized attributes, a forward row in the index table and, on tables that
+ * keep them ({@link Tables#reverseRows}), a reverse row for descending index queries (see {@link
+ * AzureKeys}). Both rows of an entry share a partition and are written and deleted in one
+ * transaction.
  *
  * <p>Each item version has a random nonce, stored on the item and in its entries' RowKeys. An entry
  * is valid only while the item's nonce equals the entry's, so an entry that does not match is
@@ -117,12 +118,16 @@ public final class IndexEntries {
         .map(v -> ((AttributeValue.BinaryValue) v).value());
   }
 
-  /** Writes entries (both rows of each in one transaction). */
+  /** Writes entries (the rows of each in one transaction). */
   public void write(TableLayout layout, List<Entry> entries) {
+    if (entries.isEmpty()) {
+      return;
+    }
     TableClient client = tables.index(layout);
+    boolean reverse = tables.reverseRows(layout);
     for (Entry e : entries) {
       try {
-        client.submitTransaction(bothRows(e, TableTransactionActionType.UPSERT_REPLACE));
+        client.submitTransaction(rows(e, TableTransactionActionType.UPSERT_REPLACE, reverse));
       } catch (RuntimeException ex) {
         throw AzureErrors.translate(ex, "writing index entry of " + layout.ref());
       }
@@ -131,13 +136,17 @@ public final class IndexEntries {
 
   /**
    * Writes many entries: grouped by partition into transactions of up to {@link
-   * Batches#MAX_ACTIONS} rows (both rows of an entry always together), partitions in parallel.
+   * Batches#MAX_ACTIONS} rows (the rows of an entry always together), partitions in parallel.
    */
   public void writeAll(TableLayout layout, List<Entry> entries, ExecutorService executor) {
+    if (entries.isEmpty()) {
+      return;
+    }
     TableClient client = tables.index(layout);
     Parallel.run(
         executor,
-        transactions(entries, TableTransactionActionType.UPSERT_REPLACE),
+        transactions(
+            entries, TableTransactionActionType.UPSERT_REPLACE, tables.reverseRows(layout)),
         actions -> {
           try {
             client.submitTransaction(actions);
@@ -163,7 +172,7 @@ public final class IndexEntries {
     try {
       Parallel.run(
           executor,
-          transactions(entries, TableTransactionActionType.DELETE),
+          transactions(entries, TableTransactionActionType.DELETE, tables.reverseRows(layout)),
           actions -> {
             try {
               client.submitTransaction(actions);
@@ -184,15 +193,24 @@ public final class IndexEntries {
     }
   }
 
-  /** The forward and reverse rows of an entry, as actions of one type. */
-  private static List<TableTransactionAction> bothRows(Entry e, TableTransactionActionType type) {
+  /**
+   * The rows of an entry as actions of one type: its forward row and, when {@code reverse}, its
+   * reverse row.
+   */
+  private static List<TableTransactionAction> rows(
+      Entry e, TableTransactionActionType type, boolean reverse) {
     boolean delete = type == TableTransactionActionType.DELETE;
-    return List.of(
+    TableTransactionAction forward =
         new TableTransactionAction(
             type,
             delete
                 ? new TableEntity(e.partitionKey(), e.forwardRowKey())
-                : e.row(e.forwardRowKey())),
+                : e.row(e.forwardRowKey()));
+    if (!reverse) {
+      return List.of(forward);
+    }
+    return List.of(
+        forward,
         new TableTransactionAction(
             type,
             delete
@@ -200,22 +218,23 @@ public final class IndexEntries {
                 : e.row(e.reverseRowKey())));
   }
 
-  /** Both rows of every entry, as transactions of one partition each within Azure's limit. */
+  /** The rows of every entry, as transactions of one partition each within Azure's limit. */
   private static List<List<TableTransactionAction>> transactions(
-      List<Entry> entries, TableTransactionActionType type) {
+      List<Entry> entries, TableTransactionActionType type, boolean reverse) {
     Map<String, List<Entry>> byPartition = new LinkedHashMap<>();
     for (Entry e : entries) {
       byPartition.computeIfAbsent(e.partitionKey(), k -> new ArrayList<>()).add(e);
     }
+    int perEntry = reverse ? 2 : 1;
     List<List<TableTransactionAction>> out = new ArrayList<>();
     for (List<Entry> group : byPartition.values()) {
       List<TableTransactionAction> current = new ArrayList<>();
       for (Entry e : group) {
-        if (current.size() + 2 > Batches.MAX_ACTIONS) {
+        if (current.size() + perEntry > Batches.MAX_ACTIONS) {
           out.add(current);
           current = new ArrayList<>();
         }
-        current.addAll(bothRows(e, type));
+        current.addAll(rows(e, type, reverse));
       }
       out.add(current);
     }
@@ -227,15 +246,24 @@ public final class IndexEntries {
    * skipped and deleted again by the next index query that meets it.
    */
   public void deleteQuietly(TableLayout layout, List<Entry> entries) {
+    if (entries.isEmpty()) {
+      return;
+    }
     TableClient client = tables.index(layout);
+    boolean reverse = tables.reverseRows(layout);
     for (Entry e : entries) {
-      try {
-        client.submitTransaction(bothRows(e, TableTransactionActionType.DELETE));
-        continue;
-      } catch (RuntimeException ex) {
-        // One row is already gone (a concurrent repair); delete the other one by itself.
+      if (reverse) {
+        try {
+          client.submitTransaction(rows(e, TableTransactionActionType.DELETE, true));
+          continue;
+        } catch (RuntimeException ex) {
+          // One row is already gone (a concurrent repair); delete the other one by itself.
+        }
       }
-      for (String rk : new String[] {e.forwardRowKey(), e.reverseRowKey()}) {
+      for (String rk :
+          reverse
+              ? new String[] {e.forwardRowKey(), e.reverseRowKey()}
+              : new String[] {e.forwardRowKey()}) {
         try {
           client.deleteEntity(e.partitionKey(), rk);
         } catch (RuntimeException ex) {

@@ -46,6 +46,10 @@ import java.util.concurrent.ExecutorService;
  *   <li>Index queries read index rows (forward or reverse) in order and verify each hit with a
  *       point read of the item (in parallel): a hit counts only if the item's nonce and synthesized
  *       values match the entry; otherwise the entry is garbage, skipped and deleted (read repair).
+ *   <li>Descending index queries on tables whose entries keep no reverse rows ({@link
+ *       Tables#reverseRows}) read the forward rows of the range ascending up to the page's start,
+ *       keeping the last {@code limit + 1}, as descending primary queries without mirror rows do
+ *       (see {@link #indexDescendingByKeys}).
  *   <li>On adopted tables ascending queries are one request per page.
  * </ul>
  */
@@ -332,6 +336,9 @@ public final class Queries {
       throw new InvalidRequestException("index query partitions are binary synthesized values");
     }
     Bytes partition = bp.value();
+    if (q.descending() && !tables.reverseRows(layout)) {
+      return indexDescendingByKeys(layout, il, partition, q);
+    }
     String pk = AzureKeys.indexPartitionKey(il.name(), partition);
     TableClient client = tables.index(layout);
     Comparator<Key> keyOrder =
@@ -389,6 +396,134 @@ public final class Queries {
       index.deleteQuietly(layout, garbage);
     }
     return new QueryResult(items, !pending.isEmpty() || rows.hasNext());
+  }
+
+  /**
+   * A descending index page on a table whose entries keep no reverse rows, with the same entries,
+   * order and read repair as {@link #indexQuery} on reverse rows: the forward rows of the range
+   * below the page's start are read ascending (1000 per request), keeping the last {@code limit +
+   * 1} (and whole runs of cut key parts, which are sorted by key); their items are read and
+   * verified as on reverse rows. Should entries turn out to be garbage, the rows below the lowest
+   * one kept are read again in the same way until the page is full or the range exhausted. Cost, as
+   * for descending primary pages without mirror rows: every entry between the range's lower end and
+   * the page's start, per page.
+   */
+  private QueryResult indexDescendingByKeys(
+      TableLayout layout, IndexLayout il, Bytes partition, DriverQuery q) {
+    if (toldAboutDescending.add(layout.ref())) {
+      LOG.info(
+          "descending query on {}, whose spec does not declare descendingQueries: each page reads"
+              + " the keys of the range from its lower end up to the page (docs/azure.md,"
+              + " \"Descending queries and their cost\"); declare it for tables queried this way"
+              + " a lot",
+          layout.ref());
+    }
+    String pk = AzureKeys.indexPartitionKey(il.name(), partition);
+    TableClient client = tables.index(layout);
+    Comparator<Key> keyOrder = Comparator.reverseOrder();
+    Deque<Parsed> pending = new ArrayDeque<>();
+    String upper = null;
+    if (q.exclusiveStart() != null) {
+      Position from = q.exclusiveStart();
+      if (!(from.indexSort() instanceof AttributeValue.BinaryValue fromSort)) {
+        throw new InvalidRequestException("an index query position needs the index sort value");
+      }
+      upper = AzureKeys.entryPrefix(fromSort.value(), from.key());
+      if (AzureKeys.keyPartCut(upper + KeyCodec.SEP)) {
+        // Inside a run: the rest of the run, then what comes below it.
+        for (Parsed e : run(layout, il, client, pk, upper, keyOrder)) {
+          if (keyOrder.compare(e.entry().key(), from.key()) > 0) {
+            pending.add(e);
+          }
+        }
+      }
+    }
+    boolean below = true;
+    List<StoredItem> items = new ArrayList<>();
+    List<IndexEntries.Entry> garbage = new ArrayList<>();
+    while (items.size() < q.limit() && (!pending.isEmpty() || below)) {
+      if (pending.isEmpty()) {
+        List<TableEntity> window = new ArrayList<>();
+        below =
+            lastIndexRows(
+                client,
+                RowRange.indexBelow(q.range(), upper).filter(pk),
+                q.limit() - items.size() + 1,
+                window);
+        if (window.isEmpty()) {
+          break;
+        }
+        // Descending: the window from its top, each run sorted by key.
+        for (int i = window.size() - 1; i >= 0; ) {
+          Parsed e = parse(layout, il, pk, window.get(i--), false);
+          if (e.entry().run() == null) {
+            pending.add(e);
+            continue;
+          }
+          List<Parsed> run = new ArrayList<>(List.of(e));
+          while (i >= 0 && e.entry().run().equals(runOf(window.get(i), false))) {
+            run.add(parse(layout, il, pk, window.get(i--), false));
+          }
+          run.sort(Comparator.comparing(x -> x.entry().key(), keyOrder));
+          pending.addAll(run);
+        }
+        TableEntity lowest = window.get(0);
+        String lowestRun = runOf(lowest, false);
+        upper = lowestRun != null ? lowestRun : composite(lowest, false);
+      }
+      List<Parsed> chunk = new ArrayList<>();
+      while (!pending.isEmpty() && chunk.size() < q.limit() - items.size()) {
+        chunk.add(pending.poll());
+      }
+      List<Optional<Row>> found = getAll(layout, chunk.stream().map(x -> x.entry().key()).toList());
+      for (int i = 0; i < chunk.size(); i++) {
+        Row row = found.get(i).orElse(null);
+        if (IndexEntries.matches(il, partition, chunk.get(i).entry(), row)) {
+          items.add(row.stored());
+        } else {
+          garbage.add(chunk.get(i).raw());
+        }
+      }
+    }
+    if (!garbage.isEmpty()) {
+      index.deleteQuietly(layout, garbage);
+    }
+    return new QueryResult(items, !pending.isEmpty() || below);
+  }
+
+  /**
+   * Reads the forward index rows matching {@code filter} ascending and puts the last {@code keep}
+   * into {@code window}, ascending, together with the rest of a run the lowest of them belongs to
+   * (a run's rows are adjacent, and it is read whole). Returns true if rows below the window were
+   * left out.
+   */
+  private static boolean lastIndexRows(
+      TableClient client, String filter, int keep, List<TableEntity> window) {
+    Iterator<TableEntity> rows = list(client, filter, MAX_TOP);
+    ArrayDeque<TableEntity> last = new ArrayDeque<>();
+    boolean dropped = false;
+    while (rows.hasNext()) {
+      last.addLast(rows.next());
+      while (last.size() > keep) {
+        // The lowest row, with the rest of its run: dropped only together, and only if the
+        // window stays full without them.
+        Iterator<TableEntity> it = last.iterator();
+        String run = runOf(it.next(), false);
+        int group = 1;
+        while (run != null && it.hasNext() && run.equals(runOf(it.next(), false))) {
+          group++;
+        }
+        if (last.size() - group < keep) {
+          break;
+        }
+        for (int i = 0; i < group; i++) {
+          last.removeFirst();
+        }
+        dropped = true;
+      }
+    }
+    window.addAll(last);
+    return dropped;
   }
 
   /** An index row parsed, with the entry it belongs to. */

@@ -105,6 +105,19 @@ public final class RowRange {
   }
 
   /**
+   * Forward rows of an index partition within {@code range} that come before every entry starting
+   * with {@code upper} (an entry prefix, a run, or a composite), or the whole range when it is
+   * null, ascending: the rows a descending page is taken from on a table without reverse rows.
+   */
+  public static RowRange indexBelow(KeyRange range, String upper) {
+    RowRange r = index(range, null, false);
+    if (upper != null) {
+      r.indexUpper(upper, false, false);
+    }
+    return r;
+  }
+
+  /**
    * The forward rows of one run: every entry whose composite starts with {@code run} + {@code !}.
    */
   public static RowRange run(String run) {

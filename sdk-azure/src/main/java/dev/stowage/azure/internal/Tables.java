@@ -23,8 +23,11 @@ import java.util.stream.Collectors;
  * so {@code ensureTable} can detect a layout that disagrees with the stored one. The record also
  * says whether the table keeps mirror rows for descending queries ({@link #mirrored}): tables with
  * a sort key created before the choice existed do (their record has no mirror marker), newer ones
- * only when their spec declared {@link TableLayout#descendingQueries()}. Every writer follows the
- * record, not its spec, so mirror rows never fall out of step with the items.
+ * only when their spec declared {@link TableLayout#descendingQueries()}. It says likewise whether
+ * index entries keep their reverse row for descending index queries ({@link #reverseRows}): tables
+ * with indexes created before the choice existed do (no marker), newer ones only when their spec
+ * declared descending queries. Every writer follows the record, not its spec, so mirror and reverse
+ * rows never fall out of step with the items and entries.
  *
  * <p>An adopted table's data table is the application's own Azure table, which holds nothing of
  * Stowage's but the properties of its items; its schema record, when it has indexes, lives in its
@@ -40,9 +43,18 @@ public final class Tables {
   /** Suffix of the stored layout of a table with a sort key that keeps no mirror rows. */
   static final String NO_MIRRORS = " mirrors=none";
 
+  /**
+   * Suffix of the stored layout of a table with indexes whose entries keep no reverse rows; it
+   * follows {@link #NO_MIRRORS} when both apply.
+   */
+  static final String NO_REVERSE_ROWS = " reverse=none";
+
   private final TableServiceClient service;
   private final Map<String, TableClient> clients = new ConcurrentHashMap<>();
-  private final Map<String, Boolean> mirrored = new ConcurrentHashMap<>();
+  private final Map<String, Stored> storedLayouts = new ConcurrentHashMap<>();
+
+  /** What a table's schema record says it keeps besides items and forward index rows. */
+  private record Stored(boolean mirrors, boolean reverseRows) {}
 
   public Tables(TableServiceClient service) {
     this.service = service;
@@ -83,14 +95,33 @@ public final class Tables {
     if (layout.adopted() || !layout.keySchema().hasSort()) {
       return false;
     }
-    String name = TableNames.dataTable(layout.ref());
-    Boolean known = mirrored.get(name);
+    return stored(layout).mirrors();
+  }
+
+  /**
+   * True if index entries of {@code layout} have a reverse row besides their forward row: every
+   * adopted table, and a table Stowage lays out whose stored record says so (tables created before
+   * the choice existed, and those whose spec declared descending queries). Known from {@link
+   * #ensure} or {@link #open}; otherwise the record is read once.
+   */
+  public boolean reverseRows(TableLayout layout) {
+    if (layout.adopted()) {
+      return true;
+    }
+    if (layout.indexes().isEmpty()) {
+      return false;
+    }
+    return stored(layout).reverseRows();
+  }
+
+  private Stored stored(TableLayout layout) {
+    Stored known = storedLayouts.get(TableNames.dataTable(layout.ref()));
     if (known != null) {
       return known;
     }
-    Object stored;
+    Object record;
     try {
-      stored = data(layout).getEntity(META_PARTITION, META_ROW).getProperty(META_PROPERTY);
+      record = data(layout).getEntity(META_PARTITION, META_ROW).getProperty(META_PROPERTY);
     } catch (RuntimeException e) {
       if (AzureErrors.status(e) == 404) {
         throw new NotFoundException(
@@ -98,24 +129,30 @@ public final class Tables {
       }
       throw AzureErrors.translate(e, "reading the schema record of " + layout.ref());
     }
-    return check(layout, stored, "disagrees with its spec");
+    return check(layout, record, "disagrees with its spec");
   }
 
   /**
-   * Checks a stored layout against {@code layout} and remembers whether the table keeps mirror
-   * rows.
+   * Checks a stored layout against {@code layout} and remembers whether the table keeps mirror rows
+   * and reverse index rows.
    *
    * @throws InvalidRequestException if the key schema or indexes differ, or the spec declares
-   *     descending queries on a table created without mirror rows
+   *     descending queries on a table created without mirror rows or reverse index rows
    */
-  private boolean check(TableLayout layout, Object stored, String disagreement) {
+  private Stored check(TableLayout layout, Object record, String disagreement) {
     String base = describe(layout);
-    String storedText = stored instanceof String t ? t : String.valueOf(stored);
-    boolean storedMirrors = layout.keySchema().hasSort() && !storedText.endsWith(NO_MIRRORS);
-    String storedBase =
-        storedText.endsWith(NO_MIRRORS)
-            ? storedText.substring(0, storedText.length() - NO_MIRRORS.length())
-            : storedText;
+    String storedText = record instanceof String t ? t : String.valueOf(record);
+    String storedBase = storedText;
+    boolean noReverse = storedBase.endsWith(NO_REVERSE_ROWS);
+    if (noReverse) {
+      storedBase = storedBase.substring(0, storedBase.length() - NO_REVERSE_ROWS.length());
+    }
+    boolean noMirrors = storedBase.endsWith(NO_MIRRORS);
+    if (noMirrors) {
+      storedBase = storedBase.substring(0, storedBase.length() - NO_MIRRORS.length());
+    }
+    boolean storedMirrors = layout.keySchema().hasSort() && !noMirrors;
+    boolean storedReverse = !layout.indexes().isEmpty() && !noReverse;
     if (!base.equals(storedBase)) {
       throw new InvalidRequestException(
           "table "
@@ -123,7 +160,7 @@ public final class Tables {
               + " "
               + disagreement
               + ": stored layout "
-              + stored
+              + record
               + ", the spec says "
               + base);
     }
@@ -138,8 +175,20 @@ public final class Tables {
               + " rows, copy the items into a new table whose spec declares descendingQueries"
               + " (stowage migrate)");
     }
-    mirrored.put(TableNames.dataTable(layout.ref()), storedMirrors);
-    return storedMirrors;
+    if (layout.descendingQueries() && !layout.indexes().isEmpty() && !storedReverse) {
+      throw new InvalidRequestException(
+          "table "
+              + layout.ref()
+              + " was created without descendingQueries, so its index entries keep no reverse"
+              + " rows for descending index queries, and its spec cannot declare them now: the"
+              + " entries written so far have none. Descending index queries work on it without"
+              + " the declaration (each page reads the entries of the range up to the page, see"
+              + " docs/azure.md); to have reverse rows, copy the items into a new table whose spec"
+              + " declares descendingQueries (stowage migrate)");
+    }
+    Stored s = new Stored(storedMirrors, storedReverse);
+    storedLayouts.put(TableNames.dataTable(layout.ref()), s);
+    return s;
   }
 
   /** Creates the tables and schema record, or checks the stored schema. */
@@ -148,9 +197,12 @@ public final class Tables {
       ensureAdopted(layout);
       return;
     }
+    boolean mirrors = layout.keySchema().hasSort() && layout.descendingQueries();
+    boolean reverseRows = !layout.indexes().isEmpty() && layout.descendingQueries();
     String described =
         describe(layout)
-            + (layout.keySchema().hasSort() && !layout.descendingQueries() ? NO_MIRRORS : "");
+            + (layout.keySchema().hasSort() && !mirrors ? NO_MIRRORS : "")
+            + (!layout.indexes().isEmpty() && !reverseRows ? NO_REVERSE_ROWS : "");
     try {
       service.createTableIfNotExists(TableNames.dataTable(layout.ref()));
       if (!layout.indexes().isEmpty()) {
@@ -161,9 +213,7 @@ public final class Tables {
           new TableEntity(META_PARTITION, META_ROW).addProperty(META_PROPERTY, described);
       try {
         data.createEntity(meta);
-        mirrored.put(
-            TableNames.dataTable(layout.ref()),
-            layout.keySchema().hasSort() && layout.descendingQueries());
+        storedLayouts.put(TableNames.dataTable(layout.ref()), new Stored(mirrors, reverseRows));
         LOG.info(
             "created Azure table {} for {}{}",
             TableNames.dataTable(layout.ref()),
@@ -175,8 +225,8 @@ public final class Tables {
         if (AzureErrors.status(e) != 409) {
           throw e;
         }
-        Object stored = data.getEntity(META_PARTITION, META_ROW).getProperty(META_PROPERTY);
-        check(layout, stored, "exists on Azure with a different layout");
+        Object record = data.getEntity(META_PARTITION, META_ROW).getProperty(META_PROPERTY);
+        check(layout, record, "exists on Azure with a different layout");
       }
     } catch (RuntimeException e) {
       throw AzureErrors.translate(e, "creating table " + layout.ref());
@@ -189,9 +239,9 @@ public final class Tables {
       openAdopted(layout);
       return;
     }
-    Object stored;
+    Object record;
     try {
-      stored = data(layout).getEntity(META_PARTITION, META_ROW).getProperty(META_PROPERTY);
+      record = data(layout).getEntity(META_PARTITION, META_ROW).getProperty(META_PROPERTY);
     } catch (RuntimeException e) {
       if (AzureErrors.status(e) == 404) {
         throw new NotFoundException(
@@ -204,7 +254,7 @@ public final class Tables {
       }
       throw AzureErrors.translate(e, "opening table " + layout.ref());
     }
-    check(layout, stored, "disagrees with its spec");
+    check(layout, record, "disagrees with its spec");
   }
 
   /**
@@ -217,7 +267,7 @@ public final class Tables {
         new String[] {
           TableNames.dataTable(ref), TableNames.indexTable(ref), TableNames.adoptedIndexTable(ref)
         }) {
-      mirrored.remove(name);
+      storedLayouts.remove(name);
       try {
         service.deleteTable(name);
       } catch (RuntimeException e) {
@@ -230,7 +280,8 @@ public final class Tables {
 
   /**
    * A canonical description of the key schema and indexes; a stored record adds {@link #NO_MIRRORS}
-   * for a table with a sort key that keeps no mirror rows.
+   * for a table with a sort key that keeps no mirror rows and {@link #NO_REVERSE_ROWS} for a table
+   * with indexes whose entries keep no reverse rows.
    */
   static String describe(TableLayout layout) {
     return "key=" + describeKey(layout) + " indexes=" + describeIndexes(layout);
