@@ -378,24 +378,40 @@ public final class Queries {
         run.sort(Comparator.comparing(x -> x.entry().key(), keyOrder));
         pending.addAll(run);
       }
-      List<Parsed> chunk = new ArrayList<>();
-      while (!pending.isEmpty() && chunk.size() < q.limit() - items.size()) {
-        chunk.add(pending.poll());
-      }
-      List<Optional<Row>> found = getAll(layout, chunk.stream().map(x -> x.entry().key()).toList());
-      for (int i = 0; i < chunk.size(); i++) {
-        Row row = found.get(i).orElse(null);
-        if (IndexEntries.matches(il, partition, chunk.get(i).entry(), row)) {
-          items.add(row.stored());
-        } else {
-          garbage.add(chunk.get(i).raw());
-        }
-      }
+      readPendingItems(layout, il, partition, pending, q.limit(), items, garbage);
     }
     if (!garbage.isEmpty()) {
       index.deleteQuietly(layout, garbage);
     }
     return new QueryResult(items, !pending.isEmpty() || rows.hasNext());
+  }
+
+  /**
+   * Takes pending entries from the head of {@code pending} until {@code items} would hold {@code
+   * limit}, reads their items in one go and adds each item whose entry still matches it; an entry
+   * whose item is gone or no longer carries it goes to {@code garbage}, for the caller to delete.
+   */
+  private void readPendingItems(
+      TableLayout layout,
+      IndexLayout il,
+      Bytes partition,
+      Deque<Parsed> pending,
+      int limit,
+      List<StoredItem> items,
+      List<IndexEntries.Entry> garbage) {
+    List<Parsed> chunk = new ArrayList<>();
+    while (!pending.isEmpty() && chunk.size() < limit - items.size()) {
+      chunk.add(pending.poll());
+    }
+    List<Optional<Row>> found = getAll(layout, chunk.stream().map(x -> x.entry().key()).toList());
+    for (int i = 0; i < chunk.size(); i++) {
+      Row row = found.get(i).orElse(null);
+      if (IndexEntries.matches(il, partition, chunk.get(i).entry(), row)) {
+        items.add(row.stored());
+      } else {
+        garbage.add(chunk.get(i).raw());
+      }
+    }
   }
 
   /**
@@ -471,19 +487,7 @@ public final class Queries {
         String lowestRun = runOf(lowest, false);
         upper = lowestRun != null ? lowestRun : composite(lowest, false);
       }
-      List<Parsed> chunk = new ArrayList<>();
-      while (!pending.isEmpty() && chunk.size() < q.limit() - items.size()) {
-        chunk.add(pending.poll());
-      }
-      List<Optional<Row>> found = getAll(layout, chunk.stream().map(x -> x.entry().key()).toList());
-      for (int i = 0; i < chunk.size(); i++) {
-        Row row = found.get(i).orElse(null);
-        if (IndexEntries.matches(il, partition, chunk.get(i).entry(), row)) {
-          items.add(row.stored());
-        } else {
-          garbage.add(chunk.get(i).raw());
-        }
-      }
+      readPendingItems(layout, il, partition, pending, q.limit(), items, garbage);
     }
     if (!garbage.isEmpty()) {
       index.deleteQuietly(layout, garbage);
