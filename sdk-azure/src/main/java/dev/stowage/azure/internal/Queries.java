@@ -344,22 +344,7 @@ public final class Queries {
     Comparator<Key> keyOrder =
         q.descending() ? Comparator.reverseOrder() : Comparator.naturalOrder();
     Deque<Parsed> pending = new ArrayDeque<>();
-    String start = null;
-    if (q.exclusiveStart() != null) {
-      Position from = q.exclusiveStart();
-      if (!(from.indexSort() instanceof AttributeValue.BinaryValue fromSort)) {
-        throw new InvalidRequestException("an index query position needs the index sort value");
-      }
-      start = AzureKeys.entryPrefix(fromSort.value(), from.key());
-      if (AzureKeys.keyPartCut(start + KeyCodec.SEP)) {
-        // Inside a run: the rest of the run, then what follows it.
-        for (Parsed e : run(layout, il, client, pk, start, keyOrder)) {
-          if (keyOrder.compare(e.entry().key(), from.key()) > 0) {
-            pending.add(e);
-          }
-        }
-      }
-    }
+    String start = resumeAt(layout, il, client, pk, q, keyOrder, pending);
     RowRange range = RowRange.index(q.range(), start, q.descending());
     PeekingRows rows = new PeekingRows(list(client, range.filter(pk), q.limit() + 1));
     List<StoredItem> items = new ArrayList<>();
@@ -384,6 +369,37 @@ public final class Queries {
       index.deleteQuietly(layout, garbage);
     }
     return new QueryResult(items, !pending.isEmpty() || rows.hasNext());
+  }
+
+  /**
+   * Where an index page resumes: the entry prefix of the query's exclusive start (null for a first
+   * page). A start inside a run of cut key parts also puts the rest of that run, in {@code
+   * keyOrder}, into {@code pending}, for the page to take before what lies beyond the run.
+   */
+  private String resumeAt(
+      TableLayout layout,
+      IndexLayout il,
+      TableClient client,
+      String pk,
+      DriverQuery q,
+      Comparator<Key> keyOrder,
+      Deque<Parsed> pending) {
+    Position from = q.exclusiveStart();
+    if (from == null) {
+      return null;
+    }
+    if (!(from.indexSort() instanceof AttributeValue.BinaryValue fromSort)) {
+      throw new InvalidRequestException("an index query position needs the index sort value");
+    }
+    String start = AzureKeys.entryPrefix(fromSort.value(), from.key());
+    if (AzureKeys.keyPartCut(start + KeyCodec.SEP)) {
+      for (Parsed e : run(layout, il, client, pk, start, keyOrder)) {
+        if (keyOrder.compare(e.entry().key(), from.key()) > 0) {
+          pending.add(e);
+        }
+      }
+    }
+    return start;
   }
 
   /**
@@ -438,22 +454,7 @@ public final class Queries {
     TableClient client = tables.index(layout);
     Comparator<Key> keyOrder = Comparator.reverseOrder();
     Deque<Parsed> pending = new ArrayDeque<>();
-    String upper = null;
-    if (q.exclusiveStart() != null) {
-      Position from = q.exclusiveStart();
-      if (!(from.indexSort() instanceof AttributeValue.BinaryValue fromSort)) {
-        throw new InvalidRequestException("an index query position needs the index sort value");
-      }
-      upper = AzureKeys.entryPrefix(fromSort.value(), from.key());
-      if (AzureKeys.keyPartCut(upper + KeyCodec.SEP)) {
-        // Inside a run: the rest of the run, then what comes below it.
-        for (Parsed e : run(layout, il, client, pk, upper, keyOrder)) {
-          if (keyOrder.compare(e.entry().key(), from.key()) > 0) {
-            pending.add(e);
-          }
-        }
-      }
-    }
+    String upper = resumeAt(layout, il, client, pk, q, keyOrder, pending);
     boolean below = true;
     List<StoredItem> items = new ArrayList<>();
     List<IndexEntries.Entry> garbage = new ArrayList<>();
