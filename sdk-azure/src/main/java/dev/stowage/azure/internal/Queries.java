@@ -436,9 +436,10 @@ public final class Queries {
    * below the page's start are read ascending (1000 per request), keeping the last {@code limit +
    * 1} (and whole runs of cut key parts, which are sorted by key); their items are read and
    * verified as on reverse rows. Should entries turn out to be garbage, the rows below the lowest
-   * one kept are read again in the same way until the page is full or the range exhausted. Cost, as
-   * for descending primary pages without mirror rows: every entry between the range's lower end and
-   * the page's start, per page.
+   * one kept are read again in the same way until the page is full or the range exhausted. A page
+   * filled by the rest of the run it resumes in reads no window; one RowKey below the run then says
+   * whether more follow. Cost, as for descending primary pages without mirror rows: every entry
+   * between the range's lower end and the page's start, per page.
    */
   private QueryResult indexDescendingByKeys(
       TableLayout layout, IndexLayout il, Bytes partition, DriverQuery q) {
@@ -455,11 +456,14 @@ public final class Queries {
     Comparator<Key> keyOrder = Comparator.reverseOrder();
     Deque<Parsed> pending = new ArrayDeque<>();
     String upper = resumeAt(layout, il, client, pk, q, keyOrder, pending);
+    // Rows may lie below upper until a window read says otherwise.
     boolean below = true;
+    boolean windowRead = false;
     List<StoredItem> items = new ArrayList<>();
     List<IndexEntries.Entry> garbage = new ArrayList<>();
     while (items.size() < q.limit() && (!pending.isEmpty() || below)) {
       if (pending.isEmpty()) {
+        windowRead = true;
         List<TableEntity> window = new ArrayList<>();
         below =
             lastIndexRows(
@@ -490,10 +494,20 @@ public final class Queries {
       }
       readPendingItems(layout, il, partition, pending, q.limit(), items, garbage);
     }
+    if (pending.isEmpty() && !windowRead) {
+      // The page was the rest of the run it resumed in, exactly: whether more follow depends on
+      // the rows below that run, and the first of them is enough to tell.
+      below = anyRow(client, RowRange.indexBelow(q.range(), upper).filter(pk));
+    }
     if (!garbage.isEmpty()) {
       index.deleteQuietly(layout, garbage);
     }
     return new QueryResult(items, !pending.isEmpty() || below);
+  }
+
+  /** True if a row matches {@code filter}: one request for at most one RowKey. */
+  private static boolean anyRow(TableClient client, String filter) {
+    return list(client, filter, 1, "RowKey").hasNext();
   }
 
   /**
