@@ -1,5 +1,6 @@
 package dev.stowage.bench;
 
+import com.azure.core.http.rest.PagedResponse;
 import com.azure.data.tables.TableClient;
 import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.TableServiceClientBuilder;
@@ -75,20 +76,47 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  *       client writes one row per item, where Stowage writes the item and an index row (its entry's
  *       forward row; a table declaring descending queries adds a reverse row), so an indexed Azure
  *       target cannot reach the raw rate; the raw client's write of those two rows per item is
- *       shown too, for reference.
+ *       shown too, and is Azurite's raw write rate when it is a side of the slower-side ratio.
  * </ul>
  *
- * <p>Every round writes into fresh tables (namespaces {@code rN}), so no side overwrites. The
- * migrator and the raw write of a hop alternate which goes first from round to round. Prints each
- * round, then per hop the medians in items/s, the hop's ratio to its target's raw write rate (the
- * issue's ≥ 0.8 of the slower side) and to 4× the rate of the documented sequential run. In the
- * warm-up round it also counts the requests the migrator sent to Azurite (a hop into Azure), per
- * 100 items, next to the raw client's: the measured rounds count nothing. In the measured rounds it
- * records Azurite's CPU time per item (from /proc, for the Azurite it started) in the hop into
- * Azure and in the raw write of the same rows.
+ * <p>Next to them, per hop, a hand-written raw parallel copy with the raw clients: as many threads
+ * as the migrator's parallelism, each reading its share of a source the raw client wrote (the raw
+ * reads above: a {@code Scan} segment, a {@code __key__} range, a {@code PartitionKey} range) page
+ * by page and writing each page into the target in the raw writes' batch shapes ({@code
+ * BatchWriteItem} of 25 into a table with the {@code byDay} index; Datastore {@code put} of 500
+ * entities with the same properties; Azure transactions of up to 100 upserts of one partition, the
+ * item row and its entry's forward row, as the migrator writes into an indexed table). The raw
+ * copies chain like the hops: the first reads a raw DynamoDB table seeded once, each later one what
+ * the copy before it wrote in the same round. Each copy counts what it read and wrote, and after
+ * its turn (untimed) the target is read back whole and a few items are compared attribute by
+ * attribute.
+ *
+ * <p>Every round writes into fresh tables (namespaces {@code rN}), so no side overwrites; nothing
+ * is deleted (the emulators keep their data in memory and stop with the JVM). The three sides of a
+ * hop (migrator, raw write, raw copy) rotate which goes first from round to round. Prints each
+ * round, then per hop the medians in items/s and these ratios, each per round with median and
+ * range:
+ *
+ * <ul>
+ *   <li>the migrator to the slower side's raw parallel write measured in the same round, the lower
+ *       of the source store's and the target store's rate, Azurite's being the raw write of the
+ *       rows an indexed table holds (item and forward row, what the migrator writes): the issue's
+ *       target, ≥ 0.8; the raw copy's ratio to the same rate next to it;
+ *   <li>the migrator to the raw copy (for reference: what a hand-written copy reaches here, where
+ *       the two emulators of a hop and the client share the CPU);
+ *   <li>as in the earlier sections of docs/benchmarks.md, the migrator to its target store's raw
+ *       write alone, and to 4× the rate of the documented sequential run.
+ * </ul>
+ *
+ * <p>In the warm-up round it also counts the requests the migrator sent to Azurite (a hop into
+ * Azure), per 100 items, next to the raw client's: the measured rounds count nothing. In the
+ * measured rounds it records Azurite's CPU time per item (from /proc, for the Azurite it started)
+ * in the hop into Azure, in the raw write of the same rows and in the raw copy.
  *
  * <p>A fourth argument {@code hop=N} (1, 2 or 3, in the order above) runs that hop alone: its
- * source is seeded once through Stowage, and the raw reads are left out.
+ * source is seeded once through Stowage (and once by the raw client, for the raw copy), the raw
+ * reads are left out, and each round also times the raw write into the hop's source store (after
+ * the rotating sides), for the slower side.
  *
  * <pre>
  * DDB_LOCAL_TELEMETRY=0 java -Dstowage.azurite=node_modules/azurite \
@@ -102,6 +130,11 @@ public final class CrossBackendCeilings {
 
   /** Items/s of each hop in the documented sequential run (its quieter re-run). */
   private static final double[] BEFORE = {2644, 312, 2400};
+
+  private static final String[] STORES = {"DynamoDB Local", "Datastore emulator", "Azurite"};
+
+  /** The raw DynamoDB table the first raw copy reads, written once by the raw client. */
+  private static final String RAW_SOURCE = "raw-prod";
 
   private static final String[] HOPS = {
     "DynamoDB -> Datastore", "Datastore -> Azure", "Azure -> DynamoDB"
@@ -162,19 +195,36 @@ public final class CrossBackendCeilings {
     }
     AzureRequests requests = new AzureRequests();
     ExecutorService pool = Executors.newFixedThreadPool(parallelism);
-    // [hop][round]: migrator, raw write into the target; [store][round]: raw read
+    // [hop][round]: migrator, raw copy; [store][round]: raw write into the store, raw read
     double[][] hop = new double[3][rounds];
+    double[][] copy = new double[3][rounds];
     double[][] write = new double[3][rounds];
     double[][] read = new double[3][rounds];
     // raw writes into Azurite of an item row and its index row per item
     double[] sameRows = new double[rounds];
-    // hop=N: CPU per item of the migrator (this JVM, the target emulator), then of the raw write
-    double[][] cpu = new double[7][rounds];
-    // Azurite's CPU time per item (microseconds) in the migrator's and the same-rows turns
+    // hop=N: CPU per item (this JVM, the Datastore emulator) of the migrator, the raw write,
+    // Stowage's batchPut and the raw copy
+    double[][] cpu = new double[9][rounds];
+    // Azurite's CPU time per item (microseconds) in the migrator's, the same-rows and the raw
+    // copy's turns
     double[] migratorCpu = new double[rounds];
     double[] sameRowsCpu = new double[rounds];
-    String[] stores = {"DynamoDB Local", "Datastore emulator", "Azurite"};
+    double[] copyCpu = new double[rounds];
     try {
+      // The raw copies' first source, written by the raw client once, read every round, as the
+      // migrator's first source is by Stowage.
+      t = System.nanoTime();
+      switch (only) {
+        case -1, 0 -> ddbWrite(ddb, pool, RAW_SOURCE, items);
+        case 1 -> datastoreWrite(datastore, pool, "seed", items);
+        default -> azureWriteWithIndexRows(azureTables, pool, "rawseed", items);
+      }
+      System.out.printf(
+          Locale.ROOT,
+          "seeded %s with %,d items by the raw client (the raw copy's source) in %,d ms%n",
+          STORES[Math.max(only, 0)],
+          n,
+          ms(t));
       for (int r = 0; r <= rounds; r++) {
         String ns = "r" + r;
         boolean warm = r == 0;
@@ -182,6 +232,11 @@ public final class CrossBackendCeilings {
         StorageDriver[] to = {dsDriver, azDriver, ddbDriver};
         String[] fromNs = {"prod", only == 1 ? "seed" : ns, only == 2 ? "seed" : ns};
         String[] toNs = {ns, ns, "b" + r};
+        // The raw copies chain as the hops do: each later one reads what the one before it wrote.
+        String[] copyFrom = {
+          RAW_SOURCE, only == 1 ? "seed" : "cp" + ns, only == 2 ? "rawseed" : "cp" + ns
+        };
+        String[] copyTo = {"cp" + ns, "cp" + ns, "cp-" + ns};
         for (int h = 0; h < 3; h++) {
           if (only >= 0 && h != only) {
             continue;
@@ -201,28 +256,52 @@ public final class CrossBackendCeilings {
                 case 1 -> () -> datastoreWrite(datastore, pool, ns, items);
                 default -> () -> azureWrite(azureTables, pool, "raw" + ns, items);
               };
-          boolean migrateFirst = r % 2 == 0;
-          CpuTurn first = CpuTurn.of(migrateFirst ? migrate : raw);
-          CpuTurn second = CpuTurn.of(migrateFirst ? raw : migrate);
-          double a = first.call();
-          double b = second.call();
-          double m = migrateFirst ? a : b;
-          double w = migrateFirst ? b : a;
-          CpuTurn mc = migrateFirst ? first : second;
-          CpuTurn wc = migrateFirst ? second : first;
+          int hh = h;
+          Callable<Double> rawCopy =
+              () ->
+                  rawCopy(
+                      hh,
+                      ddb,
+                      datastore,
+                      azureTables,
+                      pool,
+                      copyFrom[hh],
+                      copyTo[hh],
+                      parallelism,
+                      n);
+          if (target == 2) {
+            rawCopy = azuriteCpu(rawCopy, copyCpu, r - 1);
+          }
+          List<Callable<Double>> sides = List.of(migrate, raw, rawCopy);
+          CpuTurn[] turns = new CpuTurn[sides.size()];
+          double[] rate = new double[sides.size()];
+          for (int k = 0; k < sides.size(); k++) {
+            int side = sideOfTurn(r, k, sides.size());
+            turns[side] = CpuTurn.of(sides.get(side));
+            rate[side] = turns[side].call();
+          }
+          verifyCopy(h, ddb, datastore, azureTables, pool, copyTo[h], items, parallelism);
+          double m = rate[0];
+          double w = rate[1];
+          double c = rate[2];
+          CpuTurn mc = turns[0];
+          CpuTurn wc = turns[1];
+          CpuTurn cc = turns[2];
           if (only >= 0) {
             System.out.printf(
                 Locale.ROOT,
                 "round %d %-22s CPU per item: migrator %.1f us in this JVM (%.1f us without"
                     + " DynamoDB Local's threads), %.1f us in the Datastore emulator; raw write"
-                    + " %.1f us, %.1f us%n",
+                    + " %.1f us, %.1f us; raw copy %.1f us, %.1f us%n",
                 r,
                 HOPS[h],
                 mc.jvmMicrosPer(n),
                 mc.clientMicrosPer(n),
                 mc.emulatorMicrosPer(n),
                 wc.jvmMicrosPer(n),
-                wc.emulatorMicrosPer(n));
+                wc.emulatorMicrosPer(n),
+                cc.jvmMicrosPer(n),
+                cc.emulatorMicrosPer(n));
             if (h == 0) {
               // Stowage's own batch put of the items into the target, for the stored form's cost
               // in the emulator apart from the migrator's reading and copying.
@@ -257,15 +336,19 @@ public final class CrossBackendCeilings {
               cpu[1][r - 1] = mc.emulatorMicrosPer(n);
               cpu[2][r - 1] = wc.jvmMicrosPer(n);
               cpu[3][r - 1] = wc.emulatorMicrosPer(n);
+              cpu[7][r - 1] = cc.jvmMicrosPer(n);
+              cpu[8][r - 1] = cc.emulatorMicrosPer(n);
             }
           }
           System.out.printf(
               Locale.ROOT,
-              "round %d %-22s migrator %,8.0f items/s   raw write into target %,8.0f items/s%s%n",
+              "round %d %-22s migrator %,8.0f items/s   raw write into target %,8.0f items/s"
+                  + "   raw copy %,8.0f items/s%s%n",
               r,
               HOPS[h],
               m,
               w,
+              c,
               warm ? " (warm-up)" : "");
           if (target == 2) {
             double rows =
@@ -285,12 +368,60 @@ public final class CrossBackendCeilings {
               sameRows[r - 1] = rows;
             }
           }
+          if (only >= 0) {
+            // The slower side needs the source store's raw write as well, which a full run
+            // measures in the hop into that store.
+            double sw =
+                switch (h) {
+                  case 0 -> ddbWrite(ddb, pool, "raw-" + ns, items);
+                  case 1 -> datastoreWrite(datastore, pool, ns, items);
+                  default -> azureWriteWithIndexRows(azureTables, pool, "rix" + ns, items);
+                };
+            System.out.printf(
+                Locale.ROOT,
+                "round %d %-22s raw write into the source%s %,8.0f items/s%s%n",
+                r,
+                HOPS[h],
+                h == 2 ? " (item + forward row)" : "",
+                sw,
+                warm ? " (warm-up)" : "");
+            if (!warm) {
+              if (h == 2) {
+                sameRows[r - 1] = sw;
+              } else {
+                write[h][r - 1] = sw;
+              }
+            }
+          }
           if (warm && target == 2) {
             System.out.println(requests.per100(n));
           }
           if (!warm) {
             hop[h][r - 1] = m;
+            copy[h][r - 1] = c;
             write[target][r - 1] = w;
+          }
+        }
+        if (!warm) {
+          for (int h = 0; h < 3; h++) {
+            if (only >= 0 && h != only) {
+              continue;
+            }
+            int src = h;
+            int target = (h + 1) % 3;
+            double ws = storeWrite(src, write, sameRows)[r - 1];
+            double wt = storeWrite(target, write, sameRows)[r - 1];
+            double slower = Math.min(ws, wt);
+            System.out.printf(
+                Locale.ROOT,
+                "round %d %-22s / the slower side's raw write (%s, %,.0f items/s): migrator"
+                    + " %.3f, raw copy %.3f%n",
+                r,
+                HOPS[h],
+                ws <= wt ? storeWriteName(src) : storeWriteName(target),
+                slower,
+                hop[h][r - 1] / slower,
+                copy[h][r - 1] / slower);
           }
         }
         if (only >= 0) {
@@ -306,7 +437,7 @@ public final class CrossBackendCeilings {
               Locale.ROOT,
               "round %d raw parallel read of %-18s %,8.0f items/s%s%n",
               r,
-              stores[s],
+              STORES[s],
               reads[s],
               warm ? " (warm-up)" : "");
           if (!warm) {
@@ -328,14 +459,21 @@ public final class CrossBackendCeilings {
       if (only >= 0) {
         if (s == (only + 1) % 3) {
           System.out.printf(
-              Locale.ROOT, "%-20s raw parallel write %s%n", stores[s], summary(write[s]));
+              Locale.ROOT, "%-20s raw parallel write %s%n", STORES[s], summary(write[s]));
+        } else if (s == only) {
+          System.out.printf(
+              Locale.ROOT,
+              "%-20s raw parallel write %s (into the hop's source%s)%n",
+              STORES[s],
+              summary(storeWrite(s, write, sameRows)),
+              s == 2 ? ": item + forward row" : "");
         }
         continue;
       }
       System.out.printf(
           Locale.ROOT,
           "%-20s raw parallel write %s   raw parallel read %s%n",
-          stores[s],
+          STORES[s],
           summary(write[s]),
           summary(read[s]));
     }
@@ -343,13 +481,16 @@ public final class CrossBackendCeilings {
       System.out.printf(
           Locale.ROOT,
           "%-22s CPU per item (us; medians, ranges): migrator: JVM %s (without DynamoDB"
-              + " Local's threads %s), emulator %s; raw write: JVM %s, emulator %s%n",
+              + " Local's threads %s), emulator %s; raw write: JVM %s, emulator %s; raw copy:"
+              + " JVM %s, emulator %s%n",
           HOPS[only],
           micros(cpu[0]),
           micros(cpu[6]),
           micros(cpu[1]),
           micros(cpu[2]),
-          micros(cpu[3]));
+          micros(cpu[3]),
+          micros(cpu[7]),
+          micros(cpu[8]));
       if (only == 0) {
         System.out.printf(
             Locale.ROOT,
@@ -366,46 +507,37 @@ public final class CrossBackendCeilings {
       }
       int src = h;
       int target = (h + 1) % 3;
-      double[] ratio = new double[rounds];
-      for (int r = 0; r < rounds; r++) {
-        ratio[r] = hop[h][r] / write[target][r];
-      }
+      double[] ratio = ratios(hop[h], write[target]);
       double m = median(hop[h]);
       if (target == 2) {
-        double[] toRows = new double[rounds];
-        for (int r = 0; r < rounds; r++) {
-          toRows[r] = hop[h][r] / sameRows[r];
-        }
         if (azuriteProcesses().findAny().isPresent()) {
           System.out.printf(
               Locale.ROOT,
-              "%-22s Azurite CPU per item (us): migrator %s, raw write of the same rows %s%n",
+              "%-22s Azurite CPU per item (us): migrator %s, raw write of the same rows %s, raw"
+                  + " copy %s%n",
               HOPS[h],
               summary(migratorCpu),
-              summary(sameRowsCpu));
+              summary(sameRowsCpu),
+              summary(copyCpu));
         }
         System.out.printf(
             Locale.ROOT,
-            "%-22s raw write of the rows an indexed table holds %s; the migrator / it %.3f"
-                + " (%.2f-%.2f) (for reference)%n",
+            "%-22s raw write of the rows an indexed table holds (item + forward row) %s; the"
+                + " migrator / it %s (for reference)%n",
             HOPS[h],
             summary(sameRows),
-            median(toRows),
-            Arrays.stream(toRows).min().orElse(0),
-            Arrays.stream(toRows).max().orElse(0));
+            ratioSummary(ratios(hop[h], sameRows)));
       }
       System.out.printf(
           Locale.ROOT,
-          "%-22s migrator %s = %.2fx the sequential run (target >= 4x: %s); / target's raw"
-              + " write %.3f (%.2f-%.2f) (target >= 0.8: %s); 4x the sequential run = %,.0f"
-              + " items/s is %.2fx the target's raw write%s%n",
+          "%-22s migrator %s = %.2fx the sequential run (target >= 4x: %s); / the target store's"
+              + " raw write alone %s (>= 0.8 of the target store alone: %s); 4x the sequential"
+              + " run = %,.0f items/s is %.2fx the target's raw write%s%n",
           HOPS[h],
           summary(hop[h]),
           m / BEFORE[h],
           m / BEFORE[h] >= 4 ? "met" : "NOT met",
-          median(ratio),
-          Arrays.stream(ratio).min().orElse(0),
-          Arrays.stream(ratio).max().orElse(0),
+          ratioSummary(ratio),
           median(ratio) >= 0.8 ? "met" : "NOT met",
           4 * BEFORE[h],
           4 * BEFORE[h] / median(write[target]),
@@ -413,7 +545,99 @@ public final class CrossBackendCeilings {
               ? ""
               : String.format(
                   Locale.ROOT, ", %.2fx the source's raw read", 4 * BEFORE[h] / median(read[src])));
+      double[] slower =
+          slowerSide(storeWrite(src, write, sameRows), storeWrite(target, write, sameRows));
+      double[] toSlower = ratios(hop[h], slower);
+      System.out.printf(
+          Locale.ROOT,
+          "%-22s raw copy %s; migrator / raw copy %s (for reference: what a hand-written copy"
+              + " reaches on this machine)%n",
+          HOPS[h],
+          summary(copy[h]),
+          ratioSummary(ratios(hop[h], copy[h])));
+      System.out.printf(
+          Locale.ROOT,
+          "%-22s / the slower side's raw write %s (%s): migrator %s (target >= 0.8: %s); raw copy"
+              + " %s%n",
+          HOPS[h],
+          summary(slower),
+          slowerSides(
+              storeWrite(src, write, sameRows), storeWrite(target, write, sameRows), src, target),
+          ratioSummary(toSlower),
+          median(toSlower) >= 0.8 ? "met" : "NOT met",
+          ratioSummary(ratios(copy[h], slower)));
     }
+  }
+
+  /**
+   * Which side goes {@code k}-th in round {@code round} of {@code sides} sides: the first rotates
+   * from round to round, so over as many rounds as sides each side goes first once.
+   */
+  static int sideOfTurn(int round, int k, int sides) {
+    return (round + k) % sides;
+  }
+
+  /**
+   * The raw parallel write rates of a store per round: Azurite's of an item and its forward row.
+   */
+  private static double[] storeWrite(int store, double[][] write, double[] sameRows) {
+    return store == 2 ? sameRows : write[store];
+  }
+
+  private static String storeWriteName(int store) {
+    return store == 2 ? "Azurite, item + forward row" : STORES[store];
+  }
+
+  /** Per round, the lower of the two sides' rates. */
+  static double[] slowerSide(double[] a, double[] b) {
+    double[] s = new double[a.length];
+    for (int r = 0; r < a.length; r++) {
+      s[r] = Math.min(a[r], b[r]);
+    }
+    return s;
+  }
+
+  /** Per round, {@code a / b}. */
+  static double[] ratios(double[] a, double[] b) {
+    double[] q = new double[a.length];
+    for (int r = 0; r < a.length; r++) {
+      q[r] = a[r] / b[r];
+    }
+    return q;
+  }
+
+  /** Which store was the slower side, with the rounds it was slower in when that changed. */
+  static String slowerSides(double[] source, double[] target, int src, int tgt) {
+    int sourceSlower = 0;
+    for (int r = 0; r < source.length; r++) {
+      if (source[r] <= target[r]) {
+        sourceSlower++;
+      }
+    }
+    int rounds = source.length;
+    if (sourceSlower == rounds) {
+      return storeWriteName(src) + ", the source";
+    }
+    if (sourceSlower == 0) {
+      return storeWriteName(tgt) + ", the target";
+    }
+    return String.format(
+        Locale.ROOT,
+        "%s, the source, in %d of %d rounds; %s, the target, in %d",
+        storeWriteName(src),
+        sourceSlower,
+        rounds,
+        storeWriteName(tgt),
+        rounds - sourceSlower);
+  }
+
+  private static String ratioSummary(double[] v) {
+    return String.format(
+        Locale.ROOT,
+        "%.3f (%.2f-%.2f)",
+        median(v),
+        Arrays.stream(v).min().orElse(0),
+        Arrays.stream(v).max().orElse(0));
   }
 
   /**
@@ -612,8 +836,8 @@ public final class CrossBackendCeilings {
 
   // ---- DynamoDB Local -------------------------------------------------------------------------
 
-  private static double ddbWrite(
-      DynamoDbClient ddb, ExecutorService pool, String table, List<Item> items) throws Exception {
+  /** A table of the ledger's key with the {@code byDay} index, as the migrator's target has it. */
+  private static void createDdbTable(DynamoDbClient ddb, String table) {
     ddb.createTable(
         c ->
             c.tableName(table)
@@ -637,7 +861,6 @@ public final class CrossBackendCeilings {
                         .attributeName("day")
                         .attributeType(ScalarAttributeType.S)
                         .build())
-                // the byDay index, as the migrator's target has it
                 .globalSecondaryIndexes(
                     GlobalSecondaryIndex.builder()
                         .indexName("byDay")
@@ -652,16 +875,43 @@ public final class CrossBackendCeilings {
                                 .build())
                         .projection(Projection.builder().projectionType(ProjectionType.ALL).build())
                         .build()));
+  }
+
+  /** The raw client's put of one ledger item ({@code amount} as DynamoDB's number text). */
+  private static WriteRequest ddbPut(
+      String account, long seq, String day, String amount, String memo, String iban) {
+    Map<String, AttributeValue> m = new HashMap<>();
+    m.put("account", AttributeValue.fromS(account));
+    m.put("seq", AttributeValue.fromN(Long.toString(seq)));
+    m.put("day", AttributeValue.fromS(day));
+    m.put("amount", AttributeValue.fromN(amount));
+    m.put("memo", AttributeValue.fromS(memo));
+    m.put("iban", AttributeValue.fromS(iban));
+    return WriteRequest.builder().putRequest(PutRequest.builder().item(m).build()).build();
+  }
+
+  /** One {@code BatchWriteItem} of up to 25 puts, re-sending unprocessed ones. */
+  private static void ddbBatchWrite(DynamoDbClient ddb, String table, List<WriteRequest> batch) {
+    Map<String, List<WriteRequest>> pending = Map.of(table, batch);
+    while (!pending.isEmpty()) {
+      Map<String, List<WriteRequest>> send = pending;
+      pending = ddb.batchWriteItem(r -> r.requestItems(send)).unprocessedItems();
+    }
+  }
+
+  private static double ddbWrite(
+      DynamoDbClient ddb, ExecutorService pool, String table, List<Item> items) throws Exception {
+    createDdbTable(ddb, table);
     List<WriteRequest> writes = new ArrayList<>(items.size());
     for (Item item : items) {
-      Map<String, AttributeValue> m = new HashMap<>();
-      m.put("account", AttributeValue.fromS(item.getString("account")));
-      m.put("seq", AttributeValue.fromN(Long.toString(seq(item))));
-      m.put("day", AttributeValue.fromS(item.getString("day")));
-      m.put("amount", AttributeValue.fromN(item.getNumber("amount").toString()));
-      m.put("memo", AttributeValue.fromS(item.getString("memo")));
-      m.put("iban", AttributeValue.fromS(item.getString("iban")));
-      writes.add(WriteRequest.builder().putRequest(PutRequest.builder().item(m).build()).build());
+      writes.add(
+          ddbPut(
+              item.getString("account"),
+              seq(item),
+              item.getString("day"),
+              item.getNumber("amount").toString(),
+              item.getString("memo"),
+              item.getString("iban")));
     }
     long t = System.nanoTime();
     List<Callable<Void>> tasks = new ArrayList<>();
@@ -669,11 +919,7 @@ public final class CrossBackendCeilings {
       List<WriteRequest> batch = writes.subList(i, Math.min(writes.size(), i + 25));
       tasks.add(
           () -> {
-            Map<String, List<WriteRequest>> pending = Map.of(table, batch);
-            while (!pending.isEmpty()) {
-              Map<String, List<WriteRequest>> send = pending;
-              pending = ddb.batchWriteItem(r -> r.requestItems(send)).unprocessedItems();
-            }
+            ddbBatchWrite(ddb, table, batch);
             return null;
           });
     }
@@ -684,8 +930,22 @@ public final class CrossBackendCeilings {
   private static double ddbRead(
       DynamoDbClient ddb, ExecutorService pool, String table, int segments, int n)
       throws Exception {
-    AtomicLong count = new AtomicLong();
     long t = System.nanoTime();
+    return checked("DynamoDB Local", ddbScan(ddb, pool, table, segments, null), n, t);
+  }
+
+  /**
+   * A parallel {@code Scan} of {@code table}, one segment per thread, pages of {@value #PAGE}, each
+   * page handed to {@code sink} (if any) on its segment's thread; returns the items read.
+   */
+  private static long ddbScan(
+      DynamoDbClient ddb,
+      ExecutorService pool,
+      String table,
+      int segments,
+      PageSink<Map<String, AttributeValue>> sink)
+      throws Exception {
+    AtomicLong count = new AtomicLong();
     List<Callable<Void>> tasks = new ArrayList<>();
     for (int s = 0; s < segments; s++) {
       int segment = s;
@@ -704,6 +964,9 @@ public final class CrossBackendCeilings {
                               .consistentRead(true)
                               .exclusiveStartKey(from));
               count.addAndGet(page.count());
+              if (sink != null) {
+                sink.accept(page.items());
+              }
               start = page.hasLastEvaluatedKey() ? page.lastEvaluatedKey() : null;
               if (start != null && start.isEmpty()) {
                 start = null;
@@ -713,7 +976,7 @@ public final class CrossBackendCeilings {
           });
     }
     runAll(pool, tasks);
-    return checked("DynamoDB Local", count.get(), n, t);
+    return count.get();
   }
 
   // ---- Datastore emulator ---------------------------------------------------------------------
@@ -722,32 +985,43 @@ public final class CrossBackendCeilings {
     return datastore.newKeyFactory().setNamespace("raw" + ns).setKind("ledger");
   }
 
+  private static String keyName(String account, long seq) {
+    return account + "/" + rowKey(seq);
+  }
+
+  /** The raw client's entity of one ledger item: only {@code day} among the values indexed. */
+  private static Entity entity(
+      KeyFactory keys,
+      String account,
+      long seq,
+      String day,
+      double amount,
+      String memo,
+      String iban) {
+    return Entity.newBuilder(keys.newKey(keyName(account, seq)))
+        .set("account", StringValue.newBuilder(account).build())
+        .set("seq", LongValue.newBuilder(seq).build())
+        .set("day", StringValue.newBuilder(day).build())
+        .set("amount", DoubleValue.newBuilder(amount).setExcludeFromIndexes(true).build())
+        .set("memo", StringValue.newBuilder(memo).setExcludeFromIndexes(true).build())
+        .set("iban", StringValue.newBuilder(iban).setExcludeFromIndexes(true).build())
+        .build();
+  }
+
   private static double datastoreWrite(
       Datastore datastore, ExecutorService pool, String ns, List<Item> items) throws Exception {
     KeyFactory keys = keys(datastore, ns);
     List<Entity> entities = new ArrayList<>(items.size());
     for (Item item : items) {
       entities.add(
-          Entity.newBuilder(keys.newKey(item.getString("account") + "/" + rowKey(seq(item))))
-              .set("account", StringValue.newBuilder(item.getString("account")).build())
-              .set("seq", LongValue.newBuilder(seq(item)).build())
-              .set("day", StringValue.newBuilder(item.getString("day")).build())
-              .set(
-                  "amount",
-                  DoubleValue.newBuilder(item.getNumber("amount").doubleValue())
-                      .setExcludeFromIndexes(true)
-                      .build())
-              .set(
-                  "memo",
-                  StringValue.newBuilder(item.getString("memo"))
-                      .setExcludeFromIndexes(true)
-                      .build())
-              .set(
-                  "iban",
-                  StringValue.newBuilder(item.getString("iban"))
-                      .setExcludeFromIndexes(true)
-                      .build())
-              .build());
+          entity(
+              keys,
+              item.getString("account"),
+              seq(item),
+              item.getString("day"),
+              item.getNumber("amount").doubleValue(),
+              item.getString("memo"),
+              item.getString("iban")));
     }
     long t = System.nanoTime();
     List<Callable<Void>> tasks = new ArrayList<>();
@@ -767,10 +1041,22 @@ public final class CrossBackendCeilings {
   private static double datastoreRead(
       Datastore datastore, ExecutorService pool, String ns, int parallelism, int n)
       throws Exception {
+    long t = System.nanoTime();
+    return checked(
+        "Datastore emulator", datastoreScan(datastore, pool, ns, parallelism, null), n, t);
+  }
+
+  /**
+   * One {@code __key__}-range query per thread over the raw kind of namespace {@code ns}, pages of
+   * {@value #PAGE}, each page handed to {@code sink} (if any) on its range's thread; returns the
+   * entities read.
+   */
+  private static long datastoreScan(
+      Datastore datastore, ExecutorService pool, String ns, int parallelism, PageSink<Entity> sink)
+      throws Exception {
     KeyFactory keys = keys(datastore, ns);
     List<String> bounds = accountBounds(parallelism);
     AtomicLong count = new AtomicLong();
-    long t = System.nanoTime();
     List<Callable<Void>> tasks = new ArrayList<>();
     for (int s = 0; s + 1 < bounds.size(); s++) {
       String lo = bounds.get(s);
@@ -789,12 +1075,19 @@ public final class CrossBackendCeilings {
                 q.setStartCursor(cursor);
               }
               QueryResults<Entity> page = datastore.run(q.build());
+              List<Entity> entities = sink == null ? null : new ArrayList<>();
               int got = 0;
               while (page.hasNext()) {
-                page.next();
+                Entity e = page.next();
+                if (entities != null) {
+                  entities.add(e);
+                }
                 got++;
               }
               count.addAndGet(got);
+              if (sink != null) {
+                sink.accept(entities);
+              }
               if (got < PAGE) {
                 return null;
               }
@@ -803,7 +1096,7 @@ public final class CrossBackendCeilings {
           });
     }
     runAll(pool, tasks);
-    return checked("Datastore emulator", count.get(), n, t);
+    return count.get();
   }
 
   /** {@code lo <= __key__ < hi}; an empty {@code lo} or a {@code hi} of "~" is open. */
@@ -842,11 +1135,7 @@ public final class CrossBackendCeilings {
   private static double azureWrite(
       TableServiceClient service, ExecutorService pool, String table, List<Item> items)
       throws Exception {
-    TableClient client = service.createTableIfNotExists(table);
-    if (client == null) {
-      client = service.getTableClient(table);
-    }
-    TableClient tables = client;
+    TableClient tables = createAzureTable(service, table);
     List<List<TableTransactionAction>> transactions = new ArrayList<>();
     List<TableTransactionAction> current = new ArrayList<>();
     String partition = null;
@@ -896,42 +1185,88 @@ public final class CrossBackendCeilings {
     TableClient index = createAzureTable(service, table + "ix");
     Map<String, List<TableTransactionAction>> rows = new java.util.LinkedHashMap<>();
     for (Item item : items) {
-      String account = item.getString("account");
-      String nonce = "n" + Long.toHexString(seq(item) * 0x9E3779B97F4A7C15L);
-      rows.computeIfAbsent("d" + account, k -> new ArrayList<>())
-          .add(
-              new TableTransactionAction(
-                  TableTransactionActionType.UPSERT_REPLACE,
-                  new TableEntity(account, rowKey(seq(item)))
-                      .addProperty("seq", seq(item))
-                      .addProperty("day", item.getString("day"))
-                      .addProperty("amount", item.getNumber("amount").doubleValue())
-                      .addProperty("memo", item.getString("memo"))
-                      .addProperty("iban", item.getString("iban"))
-                      .addProperty("nonce", nonce)));
-      String day = "byDay." + item.getString("day");
-      String entry = rowKey(seq(item)) + "." + account + "." + nonce;
-      List<TableTransactionAction> ix = rows.computeIfAbsent("i" + day, k -> new ArrayList<>());
-      ix.add(
-          new TableTransactionAction(
-              TableTransactionActionType.UPSERT_REPLACE, new TableEntity(day, "a" + entry)));
+      addIndexedRows(
+          rows,
+          item.getString("account"),
+          seq(item),
+          item.getString("day"),
+          item.getNumber("amount").doubleValue(),
+          item.getString("memo"),
+          item.getString("iban"));
     }
     List<Callable<Void>> tasks = new ArrayList<>();
+    forEachTransaction(
+        rows,
+        data,
+        index,
+        (client, tx) ->
+            tasks.add(
+                () -> {
+                  client.submitTransaction(tx);
+                  return null;
+                }));
+    long t = System.nanoTime();
+    runAll(pool, tasks);
+    return rate(items.size(), t);
+  }
+
+  /** The nonce of an item row and its index entry (fixed per item, so a copy can be checked). */
+  private static String nonce(long seq) {
+    return "n" + Long.toHexString(seq * 0x9E3779B97F4A7C15L);
+  }
+
+  private static String forwardPartition(String day) {
+    return "byDay." + day;
+  }
+
+  private static String forwardRow(String account, long seq) {
+    return "a" + rowKey(seq) + "." + account + "." + nonce(seq);
+  }
+
+  /**
+   * Adds an item's rows in an indexed table to {@code rows}, by partition: the item row under
+   * {@code "d" + account}, its entry's forward row under {@code "i" + the index partition}.
+   */
+  private static void addIndexedRows(
+      Map<String, List<TableTransactionAction>> rows,
+      String account,
+      long seq,
+      String day,
+      double amount,
+      String memo,
+      String iban) {
+    rows.computeIfAbsent("d" + account, k -> new ArrayList<>())
+        .add(
+            new TableTransactionAction(
+                TableTransactionActionType.UPSERT_REPLACE,
+                new TableEntity(account, rowKey(seq))
+                    .addProperty("seq", seq)
+                    .addProperty("day", day)
+                    .addProperty("amount", amount)
+                    .addProperty("memo", memo)
+                    .addProperty("iban", iban)
+                    .addProperty("nonce", nonce(seq))));
+    String partition = forwardPartition(day);
+    rows.computeIfAbsent("i" + partition, k -> new ArrayList<>())
+        .add(
+            new TableTransactionAction(
+                TableTransactionActionType.UPSERT_REPLACE,
+                new TableEntity(partition, forwardRow(account, seq))));
+  }
+
+  /** Cuts rows by partition (as {@link #addIndexedRows} groups them) into transactions of 100. */
+  private static void forEachTransaction(
+      Map<String, List<TableTransactionAction>> rows,
+      TableClient data,
+      TableClient index,
+      java.util.function.BiConsumer<TableClient, List<TableTransactionAction>> transaction) {
     for (Map.Entry<String, List<TableTransactionAction>> e : rows.entrySet()) {
       TableClient client = e.getKey().startsWith("d") ? data : index;
       List<TableTransactionAction> all = e.getValue();
       for (int i = 0; i < all.size(); i += 100) {
-        List<TableTransactionAction> tx = all.subList(i, Math.min(all.size(), i + 100));
-        tasks.add(
-            () -> {
-              client.submitTransaction(tx);
-              return null;
-            });
+        transaction.accept(client, all.subList(i, Math.min(all.size(), i + 100)));
       }
     }
-    long t = System.nanoTime();
-    runAll(pool, tasks);
-    return rate(items.size(), t);
   }
 
   private static TableClient createAzureTable(TableServiceClient service, String table) {
@@ -942,24 +1277,292 @@ public final class CrossBackendCeilings {
   private static double azureRead(
       TableServiceClient service, ExecutorService pool, String table, int parallelism, int n)
       throws Exception {
+    long t = System.nanoTime();
+    return checked("Azurite", azureScan(service, pool, table, parallelism, null), n, t);
+  }
+
+  /**
+   * One {@code PartitionKey}-range listing per thread of {@code table} (the service's pages), each
+   * page handed to {@code sink} (if any) on its range's thread; returns the rows read. The ranges
+   * cover every partition key below "~".
+   */
+  private static long azureScan(
+      TableServiceClient service,
+      ExecutorService pool,
+      String table,
+      int parallelism,
+      PageSink<TableEntity> sink)
+      throws Exception {
     TableClient tables = service.getTableClient(table);
     List<String> bounds = accountBounds(parallelism);
     AtomicLong count = new AtomicLong();
-    long t = System.nanoTime();
     List<Callable<Void>> tasks = new ArrayList<>();
     for (int s = 0; s + 1 < bounds.size(); s++) {
       String filter =
           "PartitionKey ge '" + bounds.get(s) + "' and PartitionKey lt '" + bounds.get(s + 1) + "'";
       tasks.add(
           () -> {
-            tables
-                .listEntities(new ListEntitiesOptions().setFilter(filter), null, null)
-                .forEach(e -> count.incrementAndGet());
+            for (PagedResponse<TableEntity> page :
+                tables
+                    .listEntities(new ListEntitiesOptions().setFilter(filter), null, null)
+                    .iterableByPage()) {
+              count.addAndGet(page.getValue().size());
+              if (sink != null) {
+                sink.accept(page.getValue());
+              }
+            }
             return null;
           });
     }
     runAll(pool, tasks);
-    return checked("Azurite", count.get(), n, t);
+    return count.get();
+  }
+
+  // ---- the raw copies -------------------------------------------------------------------------
+
+  /** One page of a raw parallel read, handed over on the thread that read it. */
+  private interface PageSink<T> {
+    void accept(List<T> page) throws Exception;
+  }
+
+  /**
+   * Hop {@code hop}'s hand-written copy: the raw read of the source's table or namespace {@code
+   * from}, each thread writing every page it reads into {@code to} in the raw writes' batch shapes
+   * before it reads the next. Throws unless it read and wrote exactly {@code n} items.
+   */
+  private static double rawCopy(
+      int hop,
+      DynamoDbClient ddb,
+      Datastore datastore,
+      TableServiceClient azure,
+      ExecutorService pool,
+      String from,
+      String to,
+      int parallelism,
+      int n)
+      throws Exception {
+    AtomicLong written = new AtomicLong();
+    long read;
+    long t;
+    switch (hop) {
+      case 0 -> {
+        KeyFactory keys = keys(datastore, to);
+        t = System.nanoTime();
+        read =
+            ddbScan(
+                ddb,
+                pool,
+                from,
+                parallelism,
+                page -> {
+                  List<Entity> entities = new ArrayList<>(page.size());
+                  for (Map<String, AttributeValue> m : page) {
+                    entities.add(
+                        entity(
+                            keys,
+                            m.get("account").s(),
+                            Long.parseLong(m.get("seq").n()),
+                            m.get("day").s(),
+                            Double.parseDouble(m.get("amount").n()),
+                            m.get("memo").s(),
+                            m.get("iban").s()));
+                  }
+                  for (int i = 0; i < entities.size(); i += DatastoreDriver.MAX_MUTATIONS) {
+                    datastore.put(
+                        entities
+                            .subList(
+                                i, Math.min(entities.size(), i + DatastoreDriver.MAX_MUTATIONS))
+                            .toArray(new Entity[0]));
+                  }
+                  written.addAndGet(entities.size());
+                });
+      }
+      case 1 -> {
+        TableClient data = createAzureTable(azure, to);
+        TableClient index = createAzureTable(azure, to + "ix");
+        t = System.nanoTime();
+        read =
+            datastoreScan(
+                datastore,
+                pool,
+                from,
+                parallelism,
+                page -> {
+                  Map<String, List<TableTransactionAction>> rows = new java.util.LinkedHashMap<>();
+                  for (Entity e : page) {
+                    addIndexedRows(
+                        rows,
+                        e.getString("account"),
+                        e.getLong("seq"),
+                        e.getString("day"),
+                        e.getDouble("amount"),
+                        e.getString("memo"),
+                        e.getString("iban"));
+                  }
+                  forEachTransaction(rows, data, index, TableClient::submitTransaction);
+                  written.addAndGet(page.size());
+                });
+      }
+      default -> {
+        createDdbTable(ddb, to);
+        t = System.nanoTime();
+        read =
+            azureScan(
+                azure,
+                pool,
+                from,
+                parallelism,
+                page -> {
+                  List<WriteRequest> writes = new ArrayList<>(page.size());
+                  for (TableEntity e : page) {
+                    writes.add(
+                        ddbPut(
+                            e.getPartitionKey(),
+                            ((Number) e.getProperty("seq")).longValue(),
+                            (String) e.getProperty("day"),
+                            BigDecimal.valueOf(((Number) e.getProperty("amount")).doubleValue())
+                                .toPlainString(),
+                            (String) e.getProperty("memo"),
+                            (String) e.getProperty("iban")));
+                  }
+                  for (int i = 0; i < writes.size(); i += 25) {
+                    ddbBatchWrite(ddb, to, writes.subList(i, Math.min(writes.size(), i + 25)));
+                  }
+                  written.addAndGet(writes.size());
+                });
+      }
+    }
+    double rate = rate(n, t);
+    if (read != n || written.get() != n) {
+      throw new IllegalStateException(
+          "raw copy " + HOPS[hop] + ": read " + read + ", wrote " + written + " of " + n);
+    }
+    return rate;
+  }
+
+  /**
+   * Checks (untimed) that hop {@code hop}'s raw copy left every item in the target: reads the
+   * target back whole with the raw read (item count; for Azure also the forward rows' count) and
+   * compares a few items attribute by attribute with the items the source was written with.
+   */
+  private static void verifyCopy(
+      int hop,
+      DynamoDbClient ddb,
+      Datastore datastore,
+      TableServiceClient azure,
+      ExecutorService pool,
+      String to,
+      List<Item> items,
+      int parallelism)
+      throws Exception {
+    int n = items.size();
+    String what = "raw copy " + HOPS[hop];
+    switch (hop) {
+      case 0 -> datastoreRead(datastore, pool, to, parallelism, n);
+      case 1 -> {
+        azureRead(azure, pool, to, parallelism, n);
+        long rows = azureScan(azure, pool, to + "ix", parallelism, null);
+        if (rows != n) {
+          throw new IllegalStateException(what + ": " + rows + " forward rows for " + n + " items");
+        }
+      }
+      default -> ddbRead(ddb, pool, to, parallelism, n);
+    }
+    for (int i = 0; i < 8; i++) {
+      Item item = items.get((int) ((long) i * (n - 1) / 7));
+      String account = item.getString("account");
+      long seq = seq(item);
+      // account, seq, day, amount, memo, iban as the target holds them
+      Object[] got =
+          switch (hop) {
+            case 0 -> {
+              Entity e = datastore.get(keys(datastore, to).newKey(keyName(account, seq)));
+              yield e == null
+                  ? null
+                  : new Object[] {
+                    e.getString("account"),
+                    e.getLong("seq"),
+                    e.getString("day"),
+                    BigDecimal.valueOf(e.getDouble("amount")),
+                    e.getString("memo"),
+                    e.getString("iban")
+                  };
+            }
+            case 1 -> {
+              TableEntity e = azure.getTableClient(to).getEntity(account, rowKey(seq));
+              // the forward row is there, or getEntity throws
+              azure
+                  .getTableClient(to + "ix")
+                  .getEntity(forwardPartition(item.getString("day")), forwardRow(account, seq));
+              yield new Object[] {
+                e.getPartitionKey(),
+                ((Number) e.getProperty("seq")).longValue(),
+                e.getProperty("day"),
+                BigDecimal.valueOf(((Number) e.getProperty("amount")).doubleValue()),
+                e.getProperty("memo"),
+                e.getProperty("iban")
+              };
+            }
+            default -> {
+              Map<String, AttributeValue> m =
+                  ddb.getItem(
+                          g ->
+                              g.tableName(to)
+                                  .consistentRead(true)
+                                  .key(
+                                      Map.of(
+                                          "account",
+                                          AttributeValue.fromS(account),
+                                          "seq",
+                                          AttributeValue.fromN(Long.toString(seq)))))
+                      .item();
+              yield m == null || m.isEmpty()
+                  ? null
+                  : new Object[] {
+                    m.get("account").s(),
+                    Long.parseLong(m.get("seq").n()),
+                    m.get("day").s(),
+                    new BigDecimal(m.get("amount").n()),
+                    m.get("memo").s(),
+                    m.get("iban").s()
+                  };
+            }
+          };
+      Object[] want = {
+        account,
+        seq,
+        item.getString("day"),
+        new BigDecimal(item.getNumber("amount").toString()),
+        item.getString("memo"),
+        item.getString("iban")
+      };
+      if (got == null || !sameValues(want, got)) {
+        throw new IllegalStateException(
+            what
+                + ": item "
+                + account
+                + "/"
+                + seq
+                + " is "
+                + (got == null ? "missing" : Arrays.toString(got))
+                + " on the target, not "
+                + Arrays.toString(want));
+      }
+    }
+  }
+
+  /** Equal values, numbers compared by value (so 12.25 and 12.250 are the same amount). */
+  private static boolean sameValues(Object[] want, Object[] got) {
+    for (int i = 0; i < want.length; i++) {
+      boolean same =
+          want[i] instanceof BigDecimal w && got[i] instanceof BigDecimal g
+              ? w.compareTo(g) == 0
+              : want[i].equals(got[i]);
+      if (!same) {
+        return false;
+      }
+    }
+    return true;
   }
 
   // ---- helpers --------------------------------------------------------------------------------
