@@ -66,14 +66,16 @@ final class MemoryTable {
    * in) holds in key order. A write of a stored key replaces what the slot holds, so neither map
    * changes; only a new key or a delete changes them.
    *
-   * <p>{@link #stored} is the current version, read without the lock (null once the key is deleted:
-   * a reader that found the slot before then reads no item). {@code entries[i]} and {@code
-   * indexPartitions[i]} are its entry and partition in index {@code i} of {@link #indexLayouts},
-   * both null where it is not in that index; kept so that a write compares the new item's index
-   * values with these (and removes a moved entry by them) without looking into the replaced item,
-   * and leaves the indexes alone when nothing indexed changed. They are read and written under the
-   * table lock only. Every slot holds its placements in the current indexes: {@link #addIndexes}
-   * places them all anew when they change.
+   * <p>{@link #stored} is the current version, read without the lock: null until a new key's slot
+   * is in every map, and again from the moment the key is deleted (a reader that found the slot
+   * then reads no item). Every view reads items through it, so it is where a create or a delete
+   * takes effect for all of them at once. {@code entries[i]} and {@code indexPartitions[i]} are its
+   * entry and partition in index {@code i} of {@link #indexLayouts}, both null where it is not in
+   * that index; kept so that a write compares the new item's index values with these (and removes a
+   * moved entry by them) without looking into the replaced item, and leaves the indexes alone when
+   * nothing indexed changed. They are read and written under the table lock only. Every slot holds
+   * its placements in the current indexes: {@link #addIndexes} places them all anew when they
+   * change.
    */
   static final class Slot {
     volatile StoredItem stored;
@@ -250,9 +252,14 @@ final class MemoryTable {
     return written(token, previous, returnPrevious);
   }
 
-  /** Stores the first version of a key: a new slot in the hash table, its partition and indexes. */
+  /**
+   * Stores the first version of a key: a new slot in the hash table, its partition and indexes. The
+   * slot enters the maps empty and gets its item last: gets, queries and scans all read the item
+   * from the slot, so the new key shows in every one of them from the same moment (a get that found
+   * it is never followed by a query that does not).
+   */
   private void insert(Key key, StoredItem stored, IndexLayout[] ils) {
-    Slot slot = new Slot(stored);
+    Slot slot = new Slot(null);
     place(slot, key, stored.item(), ils);
     ConcurrentSkipListMap<Key, Slot> part = partitions.get(key.partition());
     if (part == null) {
@@ -267,6 +274,7 @@ final class MemoryTable {
         enter(ils[i], slot.indexPartitions[i], slot.entries[i], slot);
       }
     }
+    slot.stored = stored;
   }
 
   private static WriteResult written(String token, StoredItem replaced, boolean returnPrevious) {
@@ -276,13 +284,16 @@ final class MemoryTable {
 
   /** Removes an item; the caller holds the table lock. */
   void remove(Key key) {
-    Slot slot = byKey.remove(key);
+    Slot slot = byKey.get(key);
     if (slot == null) {
       return;
     }
-    partitions.get(key.partition()).remove(key);
-    // A reader that found the slot before it left the maps now reads no item.
+    // The item goes first, from the slot every view reads it through, so it is gone from gets,
+    // queries and scans at the same moment (a get that missed it is never followed by a query
+    // that finds it); the slot then leaves the maps.
     slot.stored = null;
+    byKey.remove(key);
+    partitions.get(key.partition()).remove(key);
     IndexLayout[] ils = indexLayouts;
     for (int i = 0; i < ils.length; i++) {
       if (slot.entries[i] != null) {
