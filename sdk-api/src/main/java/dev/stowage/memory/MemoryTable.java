@@ -231,22 +231,27 @@ final class MemoryTable {
     IndexEntry[] before = slot.entries;
     KeyValue[] beforePartitions = slot.indexPartitions;
     place(slot, key, item, ils);
-    slot.stored = stored;
+    // The new entries are in place before the new item is in the slot, and the old ones leave
+    // after: a reader that gets the new item finds it where its values put it in every index. (An
+    // index query meanwhile may meet the slot at both entries, as it could before; the core checks
+    // each hit's values against the query.)
+    boolean[] moved = new boolean[ils.length];
     for (int i = 0; i < ils.length; i++) {
       IndexEntry was = before[i];
       IndexEntry now = slot.entries[i];
-      if (was == now
-          || (was != null
-              && was.equals(now)
-              && beforePartitions[i].equals(slot.indexPartitions[i]))) {
-        continue; // unchanged (or in the index neither before nor after)
-      }
-      // Add the new entry before removing the old one.
-      if (now != null) {
+      moved[i] =
+          was != now
+              && (was == null
+                  || !was.equals(now)
+                  || !beforePartitions[i].equals(slot.indexPartitions[i]));
+      if (moved[i] && now != null) {
         enter(ils[i], slot.indexPartitions[i], now, slot);
       }
-      if (was != null) {
-        leave(ils[i], beforePartitions[i], was);
+    }
+    slot.stored = stored;
+    for (int i = 0; i < ils.length; i++) {
+      if (moved[i] && before[i] != null) {
+        leave(ils[i], beforePartitions[i], before[i]);
       }
     }
     return written(token, previous, returnPrevious);

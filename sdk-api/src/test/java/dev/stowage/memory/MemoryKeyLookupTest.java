@@ -324,6 +324,77 @@ class MemoryKeyLookupTest {
     }
   }
 
+  /**
+   * An item moving between two index partitions with every write, read by one reader: a get, then a
+   * query of the index partition the get found it in, then a get again. Should the query miss the
+   * item while both gets read the same version, that version was in that partition all along and
+   * the index did not show it: an overwrite's new index entry is in place before the item moves
+   * into the slot.
+   */
+  @Test
+  void anItemAGetFindsIsInTheIndexPartitionItsValuesGive() throws Exception {
+    MemoryDriver driver = MemoryDriver.create();
+    TableLayout layout =
+        new TableLayout(
+            new TableRef("", "moves"),
+            KEYS,
+            List.of(
+                new dev.stowage.spi.IndexLayout(
+                    "byTag",
+                    "tag",
+                    null,
+                    IndexSpec.Projection.ALL,
+                    "byTag",
+                    AttributeType.STRING,
+                    null)));
+    driver.ensureTable(layout);
+    Key key = Key.of("p", 1);
+    java.util.function.LongFunction<Item> version =
+        v -> Item.builder().put("pk", "p").put("sk", 1).put("v", v).put("tag", "t" + v % 2).build();
+    driver.put(layout, version.apply(0), Expectation.ANY, false);
+    AtomicBoolean done = new AtomicBoolean();
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<String> reader =
+          pool.submit(
+              () -> {
+                for (long reads = 0; !done.get() || reads < 1000; reads++) {
+                  Item before = driver.get(layout, key, true).orElseThrow().item();
+                  String tag = before.getString("tag");
+                  List<StoredItem> inTag =
+                      driver
+                          .query(
+                              layout,
+                              new dev.stowage.spi.DriverQuery(
+                                  "byTag",
+                                  AttributeValue.of(tag),
+                                  dev.stowage.spi.KeyRange.ALL,
+                                  false,
+                                  10,
+                                  null,
+                                  true,
+                                  null))
+                          .items();
+                  Item after = driver.get(layout, key, true).orElseThrow().item();
+                  if (inTag.isEmpty() && before.getLong("v") == after.getLong("v")) {
+                    return "version " + before.getLong("v") + " missing from " + tag;
+                  }
+                }
+                return null;
+              });
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+      for (long v = 1; System.nanoTime() < deadline && !reader.isDone(); v++) {
+        driver.put(layout, version.apply(v), Expectation.ANY, false);
+      }
+      done.set(true);
+      assertThat(reader.get(30, TimeUnit.SECONDS)).isNull();
+    } finally {
+      done.set(true);
+      pool.shutdownNow();
+      driver.close();
+    }
+  }
+
   @Test
   void equalKeysHashAlike() {
     Key a = Key.of(AttributeValue.of("p"), AttributeValue.of(new BigDecimal("1E+1")));
