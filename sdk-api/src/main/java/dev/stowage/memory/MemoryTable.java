@@ -122,9 +122,14 @@ final class MemoryTable {
    */
   private long versions;
 
-  MemoryTable(TableLayout layout, DriverLimits limits) {
+  /**
+   * @param lastVersion the version the table's first write follows (the highest a dropped table of
+   *     the driver wrote)
+   */
+  MemoryTable(TableLayout layout, DriverLimits limits, long lastVersion) {
     this.layout = layout;
     this.limits = limits;
+    this.versions = lastVersion;
     this.indexLayouts = layout.indexes().toArray(IndexLayout[]::new);
     layout.indexes().forEach(i -> indexes.put(i.name(), new ConcurrentHashMap<>()));
   }
@@ -167,6 +172,22 @@ final class MemoryTable {
     layout = newLayout;
   }
 
+  /**
+   * Marks the table dropped and answers its last version; its writes fail from now on (a writer
+   * that found it before the drop), so no version after this one is given out.
+   */
+  synchronized long retire() {
+    dropped = true;
+    return versions;
+  }
+
+  /** Fails a write to a table the driver dropped; the caller holds the table lock. */
+  private void requireLive() {
+    if (dropped) {
+      throw new dev.stowage.NotFoundException("table '" + layout.ref() + "' does not exist");
+    }
+  }
+
   /** Whether two lists of indexes are the same indexes, in the same order. */
   private static boolean sameIndexes(IndexLayout[] a, IndexLayout[] b) {
     if (a.length != b.length) {
@@ -202,6 +223,7 @@ final class MemoryTable {
    * map touched) and, only where an indexed value changed, moves its index entries.
    */
   WriteResult put(Key key, Item item, boolean returnPrevious) {
+    requireLive();
     long size = dev.stowage.internal.ItemAccess.itemBytes(item, limits.sizeModel());
     if (size > limits.maxItemBytes() || item.size() > limits.maxAttributes()) {
       throw new ItemTooLargeException(
@@ -289,6 +311,7 @@ final class MemoryTable {
 
   /** Removes an item; the caller holds the table lock. */
   void remove(Key key) {
+    requireLive();
     Slot slot = byKey.get(key);
     if (slot == null) {
       return;

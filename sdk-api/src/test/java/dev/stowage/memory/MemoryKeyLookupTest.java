@@ -395,6 +395,31 @@ class MemoryKeyLookupTest {
     }
   }
 
+  /**
+   * A table dropped and created again under the same name starts a new history: a token read from
+   * the dropped table's item is not the token of an item written into the new one, so a
+   * compare-and-set made with it fails instead of overwriting an item its writer never read.
+   */
+  @Test
+  void aTokenOfADroppedTableMatchesNoItemOfTheTableCreatedInItsPlace() {
+    MemoryDriver driver = MemoryDriver.create();
+    TableLayout layout = new TableLayout(new TableRef("", "again"), KEYS, List.of());
+    driver.ensureTable(layout);
+    Item first = Item.builder().put("pk", "p").put("sk", 1).put("v", "old").build();
+    String oldToken = driver.put(layout, first, Expectation.ANY, false).token();
+    driver.dropTable(layout.ref());
+    driver.ensureTable(layout);
+    Item second = Item.builder().put("pk", "p").put("sk", 1).put("v", "new").build();
+    String newToken = driver.put(layout, second, Expectation.ANY, false).token();
+    assertThat(newToken).isNotEqualTo(oldToken);
+    Item third = Item.builder().put("pk", "p").put("sk", 1).put("v", "lost update").build();
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> driver.put(layout, third, Expectation.token(oldToken), false))
+        .isInstanceOf(dev.stowage.ConditionFailedException.class);
+    assertThat(driver.get(layout, Key.of("p", 1), true)).contains(new StoredItem(second, newToken));
+    driver.close();
+  }
+
   @Test
   void equalKeysHashAlike() {
     Key a = Key.of(AttributeValue.of("p"), AttributeValue.of(new BigDecimal("1E+1")));
