@@ -53,6 +53,13 @@ public final class MemoryDriver implements StorageDriver {
   private final Set<Capability> capabilities;
   private final Map<TableRef, MemoryTable> tables = new ConcurrentHashMap<>();
 
+  /**
+   * The highest version a dropped table wrote: a table created afterwards continues after it, so a
+   * token of a dropped table is never the token of an item of a table created in its place.
+   */
+  private final java.util.concurrent.atomic.AtomicLong retiredVersions =
+      new java.util.concurrent.atomic.AtomicLong();
+
   private MemoryDriver(DriverLimits limits, Set<Capability> capabilities) {
     this.limits = limits;
     this.capabilities = Set.copyOf(capabilities);
@@ -99,7 +106,13 @@ public final class MemoryDriver implements StorageDriver {
   @Override
   public void ensureTable(TableLayout layout) {
     requireNativeIndexes(layout);
-    MemoryTable existing = tables.putIfAbsent(layout.ref(), new MemoryTable(layout, limits));
+    // Created in the map's atomic step for the key, after any drop of the table has retired its
+    // versions (see dropTable).
+    MemoryTable[] created = new MemoryTable[1];
+    MemoryTable current =
+        tables.computeIfAbsent(
+            layout.ref(), r -> created[0] = new MemoryTable(layout, limits, retiredVersions.get()));
+    MemoryTable existing = current == created[0] ? null : current;
     if (existing != null && !existing.layout.keySchema().equals(layout.keySchema())) {
       throw new InvalidRequestException(
           "table '"
@@ -188,9 +201,12 @@ public final class MemoryDriver implements StorageDriver {
 
   @Override
   public void dropTable(TableRef table) {
-    MemoryTable t = tables.remove(table);
+    MemoryTable t = tables.get(table);
     if (t != null) {
-      t.dropped = true;
+      // Its writes end and its versions are retired before it leaves the map, so a table created
+      // in its place starts after every token it gave out.
+      retiredVersions.accumulateAndGet(t.retire(), Math::max);
+      tables.remove(table, t);
     }
   }
 

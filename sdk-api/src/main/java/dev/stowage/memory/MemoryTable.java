@@ -66,14 +66,16 @@ final class MemoryTable {
    * in) holds in key order. A write of a stored key replaces what the slot holds, so neither map
    * changes; only a new key or a delete changes them.
    *
-   * <p>{@link #stored} is the current version, read without the lock (null once the key is deleted:
-   * a reader that found the slot before then reads no item). {@code entries[i]} and {@code
-   * indexPartitions[i]} are its entry and partition in index {@code i} of {@link #indexLayouts},
-   * both null where it is not in that index; kept so that a write compares the new item's index
-   * values with these (and removes a moved entry by them) without looking into the replaced item,
-   * and leaves the indexes alone when nothing indexed changed. They are read and written under the
-   * table lock only. Every slot holds its placements in the current indexes: {@link #addIndexes}
-   * places them all anew when they change.
+   * <p>{@link #stored} is the current version, read without the lock: null until a new key's slot
+   * is in every map, and again from the moment the key is deleted (a reader that found the slot
+   * then reads no item). Every view reads items through it, so it is where a create or a delete
+   * takes effect for all of them at once. {@code entries[i]} and {@code indexPartitions[i]} are its
+   * entry and partition in index {@code i} of {@link #indexLayouts}, both null where it is not in
+   * that index; kept so that a write compares the new item's index values with these (and removes a
+   * moved entry by them) without looking into the replaced item, and leaves the indexes alone when
+   * nothing indexed changed. They are read and written under the table lock only. Every slot holds
+   * its placements in the current indexes: {@link #addIndexes} places them all anew when they
+   * change.
    */
   static final class Slot {
     volatile StoredItem stored;
@@ -120,9 +122,14 @@ final class MemoryTable {
    */
   private long versions;
 
-  MemoryTable(TableLayout layout, DriverLimits limits) {
+  /**
+   * @param lastVersion the version the table's first write follows (the highest a dropped table of
+   *     the driver wrote)
+   */
+  MemoryTable(TableLayout layout, DriverLimits limits, long lastVersion) {
     this.layout = layout;
     this.limits = limits;
+    this.versions = lastVersion;
     this.indexLayouts = layout.indexes().toArray(IndexLayout[]::new);
     layout.indexes().forEach(i -> indexes.put(i.name(), new ConcurrentHashMap<>()));
   }
@@ -165,6 +172,22 @@ final class MemoryTable {
     layout = newLayout;
   }
 
+  /**
+   * Marks the table dropped and answers its last version; its writes fail from now on (a writer
+   * that found it before the drop), so no version after this one is given out.
+   */
+  synchronized long retire() {
+    dropped = true;
+    return versions;
+  }
+
+  /** Fails a write to a table the driver dropped; the caller holds the table lock. */
+  private void requireLive() {
+    if (dropped) {
+      throw new dev.stowage.NotFoundException("table '" + layout.ref() + "' does not exist");
+    }
+  }
+
   /** Whether two lists of indexes are the same indexes, in the same order. */
   private static boolean sameIndexes(IndexLayout[] a, IndexLayout[] b) {
     if (a.length != b.length) {
@@ -200,6 +223,7 @@ final class MemoryTable {
    * map touched) and, only where an indexed value changed, moves its index entries.
    */
   WriteResult put(Key key, Item item, boolean returnPrevious) {
+    requireLive();
     long size = dev.stowage.internal.ItemAccess.itemBytes(item, limits.sizeModel());
     if (size > limits.maxItemBytes() || item.size() > limits.maxAttributes()) {
       throw new ItemTooLargeException(
@@ -229,30 +253,40 @@ final class MemoryTable {
     IndexEntry[] before = slot.entries;
     KeyValue[] beforePartitions = slot.indexPartitions;
     place(slot, key, item, ils);
-    slot.stored = stored;
+    // The new entries are in place before the new item is in the slot, and the old ones leave
+    // after: a reader that gets the new item finds it where its values put it in every index. (An
+    // index query meanwhile may meet the slot at both entries, as it could before; the core checks
+    // each hit's values against the query.)
+    boolean[] moved = new boolean[ils.length];
     for (int i = 0; i < ils.length; i++) {
       IndexEntry was = before[i];
       IndexEntry now = slot.entries[i];
-      if (was == now
-          || (was != null
-              && was.equals(now)
-              && beforePartitions[i].equals(slot.indexPartitions[i]))) {
-        continue; // unchanged (or in the index neither before nor after)
-      }
-      // Add the new entry before removing the old one.
-      if (now != null) {
+      moved[i] =
+          was != now
+              && (was == null
+                  || !was.equals(now)
+                  || !beforePartitions[i].equals(slot.indexPartitions[i]));
+      if (moved[i] && now != null) {
         enter(ils[i], slot.indexPartitions[i], now, slot);
       }
-      if (was != null) {
-        leave(ils[i], beforePartitions[i], was);
+    }
+    slot.stored = stored;
+    for (int i = 0; i < ils.length; i++) {
+      if (moved[i] && before[i] != null) {
+        leave(ils[i], beforePartitions[i], before[i]);
       }
     }
     return written(token, previous, returnPrevious);
   }
 
-  /** Stores the first version of a key: a new slot in the hash table, its partition and indexes. */
+  /**
+   * Stores the first version of a key: a new slot in the hash table, its partition and indexes. The
+   * slot enters the maps empty and gets its item last: gets, queries and scans all read the item
+   * from the slot, so the new key shows in every one of them from the same moment (a get that found
+   * it is never followed by a query that does not).
+   */
   private void insert(Key key, StoredItem stored, IndexLayout[] ils) {
-    Slot slot = new Slot(stored);
+    Slot slot = new Slot(null);
     place(slot, key, stored.item(), ils);
     ConcurrentSkipListMap<Key, Slot> part = partitions.get(key.partition());
     if (part == null) {
@@ -267,6 +301,7 @@ final class MemoryTable {
         enter(ils[i], slot.indexPartitions[i], slot.entries[i], slot);
       }
     }
+    slot.stored = stored;
   }
 
   private static WriteResult written(String token, StoredItem replaced, boolean returnPrevious) {
@@ -276,13 +311,17 @@ final class MemoryTable {
 
   /** Removes an item; the caller holds the table lock. */
   void remove(Key key) {
-    Slot slot = byKey.remove(key);
+    requireLive();
+    Slot slot = byKey.get(key);
     if (slot == null) {
       return;
     }
-    partitions.get(key.partition()).remove(key);
-    // A reader that found the slot before it left the maps now reads no item.
+    // The item goes first, from the slot every view reads it through, so it is gone from gets,
+    // queries and scans at the same moment (a get that missed it is never followed by a query
+    // that finds it); the slot then leaves the maps.
     slot.stored = null;
+    byKey.remove(key);
+    partitions.get(key.partition()).remove(key);
     IndexLayout[] ils = indexLayouts;
     for (int i = 0; i < ils.length; i++) {
       if (slot.entries[i] != null) {

@@ -216,6 +216,210 @@ class MemoryKeyLookupTest {
     assertThat(notesByGroup("g")).containsExactly("20000", "other");
   }
 
+  /**
+   * A key that is created and deleted over and over, read by one reader taking turns with a get, a
+   * query of its key and a query of an index it is in: the reader's successive reads follow the
+   * key's history (absent, version 1, absent, version 2, …) and never go back. A delete or a create
+   * shows in every view at one point, so a version a read saw gone never shows again, and a version
+   * seen is never followed by an absent key and then the same version.
+   */
+  @Test
+  void aCreateOrDeleteShowsInGetsAndQueriesAtOnePoint() throws Exception {
+    MemoryDriver driver = MemoryDriver.create();
+    TableLayout layout =
+        new TableLayout(
+            new TableRef("", "history"),
+            KEYS,
+            List.of(
+                new dev.stowage.spi.IndexLayout(
+                    "byTag",
+                    "tag",
+                    null,
+                    IndexSpec.Projection.ALL,
+                    "byTag",
+                    AttributeType.STRING,
+                    null)));
+    driver.ensureTable(layout);
+    // Neighbours make the partition's ordered map deep, as in a table of some size.
+    for (int i = 0; i < 20_000; i++) {
+      driver.put(
+          layout,
+          Item.builder().put("pk", "p").put("sk", 2 + i).put("v", 0).build(),
+          Expectation.ANY,
+          false);
+    }
+    Key key = Key.of("p", 1);
+    dev.stowage.spi.DriverQuery exactlyTheKey =
+        new dev.stowage.spi.DriverQuery(
+            null,
+            AttributeValue.of("p"),
+            new dev.stowage.spi.KeyRange(
+                AttributeValue.of(1), true, AttributeValue.of(1), true, null),
+            false,
+            10,
+            null,
+            true,
+            null);
+    dev.stowage.spi.DriverQuery byTag =
+        new dev.stowage.spi.DriverQuery(
+            "byTag",
+            AttributeValue.of("t"),
+            dev.stowage.spi.KeyRange.ALL,
+            false,
+            10,
+            null,
+            true,
+            null);
+    AtomicBoolean done = new AtomicBoolean();
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<String> reader =
+          pool.submit(
+              () -> {
+                long highest = 0;
+                boolean goneSince = false;
+                for (long reads = 0; !done.get() || reads < 1000; reads++) {
+                  Long seen;
+                  int turn = (int) (reads % 3);
+                  if (turn == 0) {
+                    seen =
+                        driver.get(layout, key, true).map(s -> s.item().getLong("v")).orElse(null);
+                  } else {
+                    List<StoredItem> q =
+                        driver.query(layout, turn == 1 ? exactlyTheKey : byTag).items();
+                    seen = q.isEmpty() ? null : q.get(0).item().getLong("v");
+                  }
+                  String view = turn == 0 ? "get" : turn == 1 ? "query" : "index query";
+                  if (seen == null) {
+                    goneSince = highest > 0;
+                  } else if (seen < highest || seen == highest && goneSince) {
+                    return view
+                        + " read version "
+                        + seen
+                        + " after version "
+                        + highest
+                        + (goneSince ? " and then no item" : "");
+                  } else if (seen > highest) {
+                    highest = seen;
+                    goneSince = false;
+                  }
+                }
+                return null;
+              });
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+      for (long v = 1; System.nanoTime() < deadline && !reader.isDone(); v++) {
+        driver.put(
+            layout,
+            Item.builder().put("pk", "p").put("sk", 1).put("v", v).put("tag", "t").build(),
+            Expectation.ANY,
+            false);
+        driver.delete(layout, key, Expectation.ANY, false);
+      }
+      done.set(true);
+      assertThat(reader.get(30, TimeUnit.SECONDS)).isNull();
+    } finally {
+      done.set(true);
+      pool.shutdownNow();
+      driver.close();
+    }
+  }
+
+  /**
+   * An item moving between two index partitions with every write, read by one reader: a get, then a
+   * query of the index partition the get found it in, then a get again. Should the query miss the
+   * item while both gets read the same version, that version was in that partition all along and
+   * the index did not show it: an overwrite's new index entry is in place before the item moves
+   * into the slot.
+   */
+  @Test
+  void anItemAGetFindsIsInTheIndexPartitionItsValuesGive() throws Exception {
+    MemoryDriver driver = MemoryDriver.create();
+    TableLayout layout =
+        new TableLayout(
+            new TableRef("", "moves"),
+            KEYS,
+            List.of(
+                new dev.stowage.spi.IndexLayout(
+                    "byTag",
+                    "tag",
+                    null,
+                    IndexSpec.Projection.ALL,
+                    "byTag",
+                    AttributeType.STRING,
+                    null)));
+    driver.ensureTable(layout);
+    Key key = Key.of("p", 1);
+    java.util.function.LongFunction<Item> version =
+        v -> Item.builder().put("pk", "p").put("sk", 1).put("v", v).put("tag", "t" + v % 2).build();
+    driver.put(layout, version.apply(0), Expectation.ANY, false);
+    AtomicBoolean done = new AtomicBoolean();
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<String> reader =
+          pool.submit(
+              () -> {
+                for (long reads = 0; !done.get() || reads < 1000; reads++) {
+                  Item before = driver.get(layout, key, true).orElseThrow().item();
+                  String tag = before.getString("tag");
+                  List<StoredItem> inTag =
+                      driver
+                          .query(
+                              layout,
+                              new dev.stowage.spi.DriverQuery(
+                                  "byTag",
+                                  AttributeValue.of(tag),
+                                  dev.stowage.spi.KeyRange.ALL,
+                                  false,
+                                  10,
+                                  null,
+                                  true,
+                                  null))
+                          .items();
+                  Item after = driver.get(layout, key, true).orElseThrow().item();
+                  if (inTag.isEmpty() && before.getLong("v") == after.getLong("v")) {
+                    return "version " + before.getLong("v") + " missing from " + tag;
+                  }
+                }
+                return null;
+              });
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+      for (long v = 1; System.nanoTime() < deadline && !reader.isDone(); v++) {
+        driver.put(layout, version.apply(v), Expectation.ANY, false);
+      }
+      done.set(true);
+      assertThat(reader.get(30, TimeUnit.SECONDS)).isNull();
+    } finally {
+      done.set(true);
+      pool.shutdownNow();
+      driver.close();
+    }
+  }
+
+  /**
+   * A table dropped and created again under the same name starts a new history: a token read from
+   * the dropped table's item is not the token of an item written into the new one, so a
+   * compare-and-set made with it fails instead of overwriting an item its writer never read.
+   */
+  @Test
+  void aTokenOfADroppedTableMatchesNoItemOfTheTableCreatedInItsPlace() {
+    MemoryDriver driver = MemoryDriver.create();
+    TableLayout layout = new TableLayout(new TableRef("", "again"), KEYS, List.of());
+    driver.ensureTable(layout);
+    Item first = Item.builder().put("pk", "p").put("sk", 1).put("v", "old").build();
+    String oldToken = driver.put(layout, first, Expectation.ANY, false).token();
+    driver.dropTable(layout.ref());
+    driver.ensureTable(layout);
+    Item second = Item.builder().put("pk", "p").put("sk", 1).put("v", "new").build();
+    String newToken = driver.put(layout, second, Expectation.ANY, false).token();
+    assertThat(newToken).isNotEqualTo(oldToken);
+    Item third = Item.builder().put("pk", "p").put("sk", 1).put("v", "lost update").build();
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> driver.put(layout, third, Expectation.token(oldToken), false))
+        .isInstanceOf(dev.stowage.ConditionFailedException.class);
+    assertThat(driver.get(layout, Key.of("p", 1), true)).contains(new StoredItem(second, newToken));
+    driver.close();
+  }
+
   @Test
   void equalKeysHashAlike() {
     Key a = Key.of(AttributeValue.of("p"), AttributeValue.of(new BigDecimal("1E+1")));
