@@ -1,11 +1,16 @@
 package dev.stowage.datastore;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.cloud.datastore.Datastore;
+import com.google.cloud.datastore.DatastoreException;
 import dev.stowage.KeySchema;
+import dev.stowage.RetryPolicy;
 import dev.stowage.Stowage;
 import dev.stowage.Table;
 import dev.stowage.TableSpec;
+import dev.stowage.UnavailableException;
 import dev.stowage.item.AttributeType;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
@@ -13,12 +18,15 @@ import dev.stowage.overflow.BlobStore;
 import dev.stowage.overflow.MemoryBlobStore;
 import dev.stowage.query.ReadOptions;
 import dev.stowage.test.Emulators;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -105,6 +113,56 @@ class OverwriteWithBlobStoreTest {
     assertThat(docs.get(Key.of("doc"), ReadOptions.CONSISTENT)).contains(doc(3, true));
     docs.delete(Key.of("doc"));
     assertThat(blobKeys()).isEmpty();
+  }
+
+  @Test
+  void aPutWhoseResponseIsLostLosesNothingAndLeavesOneBlobToTheSweeper() {
+    AtomicBoolean loseNextPut = new AtomicBoolean();
+    Datastore client = Emulators.shared().datastore().client();
+    // The put reaches the emulator and lands; only its response is lost.
+    Datastore flaky =
+        (Datastore)
+            Proxy.newProxyInstance(
+                Datastore.class.getClassLoader(),
+                new Class<?>[] {Datastore.class},
+                (proxy, method, args) -> {
+                  Object result;
+                  try {
+                    result = method.invoke(client, args);
+                  } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                  if (method.getName().equals("put") && loseNextPut.getAndSet(false)) {
+                    throw new DatastoreException(503, "response lost", "UNAVAILABLE");
+                  }
+                  return result;
+                });
+    try (Stowage lossy =
+        Stowage.builder(DatastoreDriver.of(flaky))
+            .blobStore(blobs)
+            .namespace(namespace)
+            .retryPolicy(RetryPolicy.NONE)
+            .build()) {
+      Table t = lossy.ensureTable(SPEC);
+      t.put(doc(1, true));
+      loseNextPut.set(true);
+      assertThatThrownBy(() -> t.put(doc(2, true))).isInstanceOf(UnavailableException.class);
+      assertThat(t.get(Key.of("doc"), ReadOptions.CONSISTENT))
+          .as("the write whose response was lost landed")
+          .contains(doc(2, true));
+      t.put(doc(3, false));
+      assertThat(t.get(Key.of("doc"), ReadOptions.CONSISTENT)).contains(doc(3, false));
+      // The put of version 2 replaced version 1, but its response (which named version 1 as the
+      // one replaced) was lost: one blob is unreferenced now, and the sweeper takes it.
+      assertThat(blobKeys()).hasSize(1);
+    }
+    Clock later = Clock.fixed(Instant.now().plus(Duration.ofHours(2)), ZoneOffset.UTC);
+    try (Stowage sweeping = store(later)) {
+      var report = sweeping.ensureTable(SPEC).sweepOverflow(Duration.ofHours(1), false);
+      assertThat(report.deleted()).isEqualTo(1);
+    }
+    assertThat(blobKeys()).isEmpty();
+    assertThat(docs.get(Key.of("doc"), ReadOptions.CONSISTENT)).contains(doc(3, false));
   }
 
   private Set<String> blobKeys() {
