@@ -25,6 +25,18 @@ public final class NativeDoubles {
     if (d == 0) {
       return BigDecimal.ZERO;
     }
+    BigDecimal few = fewDigits(d);
+    if (few != null) {
+      return few;
+    }
+    return searched(d);
+  }
+
+  /**
+   * {@link #shortest} the long way: the nearest decimal of 1, 2, … significant digits that converts
+   * back. (Package-private: the tests hold {@link #fewDigits} to it.)
+   */
+  static BigDecimal searched(double d) {
     BigDecimal exact = new BigDecimal(d);
     for (int p = 1; p < 17; p++) {
       BigDecimal r = exact.round(new MathContext(p, RoundingMode.HALF_EVEN));
@@ -88,6 +100,40 @@ public final class NativeDoubles {
 
   /** Most significant digits any decimal keeps through a double and back (DBL_DIG). */
   private static final int DOUBLE_DIGITS = 15;
+
+  /** The powers of ten a double holds exactly, 10^0 to 10^15. */
+  private static final double[] POWERS_OF_TEN = {
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15
+  };
+
+  /** 10^15: integers below it have at most 15 digits, and a double holds them exactly. */
+  private static final double FIFTEEN_DIGITS = 1e15;
+
+  /**
+   * {@link #shortest} of a nonzero {@code d} that is a decimal of at most 15 significant digits and
+   * 15 fraction digits (most doubles applications store: prices, measures, counters), found without
+   * {@link BigDecimal} arithmetic; null for other doubles. For each number of fraction digits
+   * {@code s} it takes the integer {@code n} nearest to {@code d·10^s} and checks that {@code n /
+   * 10^s} converts to {@code d}: both operands are exact doubles, so the division rounds the
+   * decimal exactly as parsing it would. A decimal of at most 15 significant digits that converts
+   * to {@code d} is {@code d}'s shortest decimal, the nearest one of its digits (as in {@link
+   * #exact}: such decimals keep their digits through a double and back, so no other one of at most
+   * 15 digits converts to {@code d}), which is what {@link #searched} finds by trying 1, 2, …
+   * digits. Which {@code n} is tried does not matter: one that passes the check is that decimal.
+   */
+  static BigDecimal fewDigits(double d) {
+    for (int s = 0; s < POWERS_OF_TEN.length; s++) {
+      double scaled = d * POWERS_OF_TEN[s];
+      if (!(Math.abs(scaled) < FIFTEEN_DIGITS)) {
+        return null; // more than 15 digits (or a product that overflowed)
+      }
+      long n = Math.round(scaled);
+      if (n != 0 && n / POWERS_OF_TEN[s] == d) {
+        return BigDecimal.valueOf(n, s).stripTrailingZeros();
+      }
+    }
+    return null;
+  }
 
   /** The double that reads back as exactly {@code n}, or null if there is none. */
   public static Double exact(BigDecimal n) {

@@ -53,6 +53,79 @@ class NativeDoublesTest {
     assertThat(NativeDoubles.number(d)).isEqualTo(n);
   }
 
+  @Property(tries = 20000)
+  void decimalsOfFewDigitsAreFoundWithoutSearchingAsTheSearchFindsThem(
+      @ForAll
+          @net.jqwik.api.constraints.LongRange(
+              min = -999_999_999_999_999L,
+              max = 999_999_999_999_999L)
+          long unscaled,
+      @ForAll @net.jqwik.api.constraints.IntRange(min = -3, max = 18) int scale) {
+    double d = BigDecimal.valueOf(unscaled, scale).doubleValue();
+    if (d == 0) {
+      return;
+    }
+    BigDecimal few = NativeDoubles.fewDigits(d);
+    if (scale >= 0 && scale <= 15) {
+      assertThat(few).isNotNull();
+    }
+    if (few != null) {
+      // equals, not compareTo: the same digits and scale as the search's answer
+      assertThat(few).isEqualTo(NativeDoubles.searched(d));
+    }
+  }
+
+  @Property(tries = 20000)
+  void anyDoubleFoundWithoutSearchingIsTheSearchsAnswer(@ForAll double d) {
+    if (!Double.isFinite(d) || d == 0) {
+      return;
+    }
+    BigDecimal few = NativeDoubles.fewDigits(d);
+    if (few != null) {
+      assertThat(few).isEqualTo(NativeDoubles.searched(d));
+    }
+  }
+
+  @Test
+  void decimalsNearTheLimitsOfTheShortPath() {
+    double[] ds = {
+      0.1,
+      0.2,
+      0.3,
+      0.30000000000000004,
+      1e-15,
+      1.5e-15,
+      999_999_999_999_999.0,
+      1e15,
+      1e15 + 2,
+      123_456_789.123_456,
+      0.000_000_000_000_001,
+      9_007_199_254_740_993.0,
+      5e-324,
+      2.2250738585072014e-308,
+      1.7976931348623157e308,
+      1234.5,
+      -1234.5,
+      0.125,
+      1200,
+      -0.07,
+      4.35,
+      2.675,
+      1.005
+    };
+    for (double d : ds) {
+      BigDecimal few = NativeDoubles.fewDigits(d);
+      if (few != null) {
+        assertThat(few).as("%s", d).isEqualTo(NativeDoubles.searched(d));
+      }
+      assertThat(NativeDoubles.shortest(d)).as("%s", d).isEqualTo(NativeDoubles.searched(d));
+    }
+    assertThat(NativeDoubles.fewDigits(12.34)).isEqualTo(new BigDecimal("12.34"));
+    assertThat(NativeDoubles.fewDigits(1200)).isEqualTo(new BigDecimal("1.2E+3"));
+    assertThat(NativeDoubles.fewDigits(0.30000000000000004)).isNull();
+    assertThat(NativeDoubles.fewDigits(1e15)).isNull();
+  }
+
   @Test
   void theShortestDecimalNotJavasToString() {
     assertThat(NativeDoubles.number(0.1).value()).isEqualByComparingTo("0.1");

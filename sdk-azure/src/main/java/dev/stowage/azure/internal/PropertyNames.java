@@ -69,9 +69,30 @@ public final class PropertyNames {
    * {@code _2_} properties (their callers strip or decode those).
    */
   public static String unescape(String property) {
+    if (!property.startsWith(ESCAPED)) {
+      return property;
+    }
+    // An escape is checked by decoding, re-encoding and classifying the name, on every entity
+    // read; a table has few escaped names, so each is decoded once (the answer depends on the
+    // name alone).
+    String known = UNESCAPED.get(property);
+    if (known != null) {
+      return known;
+    }
     String decoded = decodedEscape(property);
-    return decoded != null ? decoded : property;
+    String name = decoded != null ? decoded : property;
+    if (UNESCAPED.size() < UNESCAPED_CACHED) {
+      UNESCAPED.put(property, name);
+    }
+    return name;
   }
+
+  /** Escaped property names decoded at most (beyond them, names are decoded every time). */
+  static final int UNESCAPED_CACHED = 4096;
+
+  /** {@link #unescape} of the escaped property names read so far. */
+  private static final java.util.concurrent.ConcurrentHashMap<String, String> UNESCAPED =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   /**
    * True if {@code name} is stored under its own name. Recurses with {@link #decodedEscape} on

@@ -132,6 +132,19 @@ class NamingProperties {
   }
 
   @Example
+  void anEscapeReadsTheSameEachTime() {
+    // unescape remembers its answers: a second read of a name answers from memory
+    for (String n :
+        List.of("_3_stowage_3a_ix_3a_byA_3a_p", "_3_a_2e", "_3_A_41_", "_3_my_20_name")) {
+      String first = PropertyNames.unescape(n);
+      assertThat(PropertyNames.unescape(n)).as(n).isEqualTo(first);
+      assertThat(PropertyNames.escape(first)).as(n).isEqualTo(n);
+    }
+    assertThat(PropertyNames.unescape("_3_a_2e")).isEqualTo("_3_a_2e");
+    assertThat(PropertyNames.unescape("_3_my_20_name")).isEqualTo("my name");
+  }
+
+  @Example
   void namesThatAreNotIdentifiersAreEscaped() {
     assertThat(PropertyNames.escape("a.b")).isEqualTo("_3_a_2e_b");
     assertThat(PropertyNames.escape("stowage:ix:byA:p")).isEqualTo("_3_stowage_3a_ix_3a_byA_3a_p");
