@@ -52,6 +52,8 @@ class IndexedBatchWriteTest {
   static TableServiceClient service;
   static AzureTablesDriver driver;
   static final LongAdder READS = new LongAdder();
+  static final LongAdder WRITES = new LongAdder();
+  static final LongAdder DELETES = new LongAdder();
 
   /** Create transactions (a {@code $batch} holding a POST) to fail before they reach Azurite. */
   static final AtomicInteger FAIL_CREATES = new AtomicInteger();
@@ -72,6 +74,15 @@ class IndexedBatchWriteTest {
         return next.process();
       };
 
+  /** Every request the client sends to Azurite, whatever its table (table creation included). */
+  static final AtomicInteger REQUESTS = new AtomicInteger();
+
+  static final HttpPipelinePolicy COUNT_REQUESTS =
+      (HttpPipelineCallContext context, HttpPipelineNextPolicy next) -> {
+        REQUESTS.incrementAndGet();
+        return next.process();
+      };
+
   TableLayout table;
 
   @BeforeAll
@@ -82,10 +93,16 @@ class IndexedBatchWriteTest {
             .connectionString(Emulators.shared().azurite().connectionString())
             .retryOptions(new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1))))
             .addPolicy(FAIL_CREATE)
+            .addPolicy(COUNT_REQUESTS)
             .addPolicy(meter)
             .buildClient();
     driver = new AzureTablesDriver(service, WriteStep.Hook.NONE, meter);
-    driver.capacityListener((t, index, read, write, delete) -> READS.add((long) read));
+    driver.capacityListener(
+        (t, index, read, write, delete) -> {
+          READS.add((long) read);
+          WRITES.add((long) write);
+          DELETES.add((long) delete);
+        });
   }
 
   @AfterAll
@@ -99,6 +116,8 @@ class IndexedBatchWriteTest {
     table = newLayout();
     driver.ensureTable(table);
     READS.reset();
+    WRITES.reset();
+    DELETES.reset();
   }
 
   /** A fresh layout of the table under test. */
@@ -178,6 +197,39 @@ class IndexedBatchWriteTest {
     assertThat(query("x")).hasSize(60).allMatch(s -> s.startsWith("p1/") && s.endsWith("/v1"));
     assertThat(query("y")).hasSize(40).allMatch(s -> s.startsWith("p2/"));
     assertThat(indexRows()).isEqualTo(100);
+  }
+
+  /**
+   * What a migrator's batch of new items sends (measured against Azurite's CPU per item in
+   * docs/benchmarks.md): one transaction per data partition and one per index partition it touches,
+   * the index rows of items of different data partitions together, and nothing else: no read, no
+   * query, no delete, no table check.
+   */
+  @Test
+  void aCopiedBatchOfNewItemsSendsOneTransactionPerPartitionAndNothingElse() {
+    List<WriteOp> ops = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      ops.add(
+          IndexMaintenanceTest.put(
+              IndexMaintenanceTest.item("p1", i, i % 2 == 0 ? "x" : "y", "b" + i, "v1")));
+    }
+    for (int i = 0; i < 20; i++) {
+      ops.add(
+          IndexMaintenanceTest.put(
+              IndexMaintenanceTest.item("p2", i, i % 2 == 0 ? "x" : "y", "b" + i, "v1")));
+    }
+    REQUESTS.set(0);
+    assertThat(driver.batchWriteCopies(table, ops).unprocessed()).isEmpty();
+    assertThat(REQUESTS.get()).as("requests sent").isEqualTo(4);
+    assertThat(WRITES.sum())
+        .as("write transactions: p1, p2, entries under x, under y")
+        .isEqualTo(4);
+    assertThat(READS.sum()).as("requests reading").isZero();
+    assertThat(DELETES.sum()).as("requests deleting").isZero();
+    assertThat(query("x")).hasSize(25);
+    assertThat(query("y")).hasSize(25);
+    assertThat(itemRows()).isEqualTo(50);
+    assertThat(indexRows()).isEqualTo(50);
   }
 
   @Test
