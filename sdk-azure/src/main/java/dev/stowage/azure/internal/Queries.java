@@ -671,6 +671,31 @@ public final class Queries {
   }
 
   /**
+   * One Azure page of the entities matching {@code filter}: at most {@code top} (up to 1,000) of
+   * them, and the continuation token to read on with (null: nothing follows). Azure may return
+   * fewer than {@code top}, even none, with a token. Pass the token of the previous page, with the
+   * same filter, to read on from where it ended with a new {@code top}; null reads from the start.
+   */
+  static EntityPage page(TableClient client, String filter, int top, String continuation) {
+    ListEntitiesOptions options =
+        new ListEntitiesOptions().setFilter(filter).setTop(Math.min(top, MAX_TOP));
+    try {
+      var pages = client.listEntities(options, null, null);
+      var page =
+          (continuation == null ? pages.iterableByPage() : pages.iterableByPage(continuation))
+              .iterator()
+              .next();
+      return new EntityPage(
+          page.getValue() == null ? List.of() : page.getValue(), page.getContinuationToken());
+    } catch (RuntimeException e) {
+      throw AzureErrors.translate(e, "listing " + client.getTableName());
+    }
+  }
+
+  /** An Azure page of entities and the token to read on with (null: nothing follows). */
+  record EntityPage(List<TableEntity> entities, String continuation) {}
+
+  /**
    * Lists entities matching a filter in RowKey order. Azurite ignores the page size of {@code
    * iterableByPage}, so the page size travels as {@code $top}.
    */

@@ -1,5 +1,6 @@
 package dev.stowage.azure.internal;
 
+import com.azure.data.tables.TableClient;
 import com.azure.data.tables.models.TableEntity;
 import dev.stowage.StowageException;
 import dev.stowage.spi.IndexLayout;
@@ -325,24 +326,35 @@ public final class Segments {
       throw new IllegalArgumentException(seg + " was not planned by the Azure Tables driver");
     }
     StringBuilder f = filter(layout, seg, bounds, s.checkpoint());
+    // Each Azure page asks for no more entities than the page still needs ($top), and the next
+    // Azure page continues from the last one's token, so no entity is read to be dropped and read
+    // again by the next page. Whether more follow is Azure's to say: no continuation token means
+    // nothing does. A full page with a token says more may follow (the contract allows the next
+    // page to turn out empty) rather than paying a look-ahead for every full page.
     try {
-      Iterator<TableEntity> rows =
-          Queries.list(
-              tables.data(layout),
-              f.isEmpty() ? null : f.toString(),
-              Math.min(MAX_TOP, s.limit() + 1));
+      TableClient client = tables.data(layout);
+      String filter = f.isEmpty() ? null : f.toString();
       List<StoredItem> items = new ArrayList<>();
       TableEntity last = null;
       int read = 0;
-      while (read < s.limit() && rows.hasNext()) {
-        last = rows.next();
-        read++;
-        StoredItem item = store.read(layout, last).stored();
-        if (ix == null || ix.holds(item.item())) {
-          items.add(item);
+      boolean more;
+      String token = null;
+      do {
+        Queries.EntityPage page = Queries.page(client, filter, s.limit() - read, token);
+        Iterator<TableEntity> rows = page.entities().iterator();
+        while (read < s.limit() && rows.hasNext()) {
+          last = rows.next();
+          read++;
+          StoredItem item = store.read(layout, last).stored();
+          if (ix == null || ix.holds(item.item())) {
+            items.add(item);
+          }
         }
-      }
-      if (!rows.hasNext()) {
+        token = page.continuation();
+        // Entities past the limit (a service answering more than $top) are read again next page.
+        more = rows.hasNext() || token != null;
+      } while (read < s.limit() && token != null);
+      if (!more) {
         return SegmentPage.last(items);
       }
       return new SegmentPage(
