@@ -226,19 +226,7 @@ class MemoryKeyLookupTest {
   @Test
   void aCreateOrDeleteShowsInGetsAndQueriesAtOnePoint() throws Exception {
     MemoryDriver driver = MemoryDriver.create();
-    TableLayout layout =
-        new TableLayout(
-            new TableRef("", "history"),
-            KEYS,
-            List.of(
-                new dev.stowage.spi.IndexLayout(
-                    "byTag",
-                    "tag",
-                    null,
-                    IndexSpec.Projection.ALL,
-                    "byTag",
-                    AttributeType.STRING,
-                    null)));
+    TableLayout layout = taggedLayout("history");
     driver.ensureTable(layout);
     // Neighbours make the partition's ordered map deep, as in a table of some size.
     for (int i = 0; i < 20_000; i++) {
@@ -334,19 +322,7 @@ class MemoryKeyLookupTest {
   @Test
   void anItemAGetFindsIsInTheIndexPartitionItsValuesGive() throws Exception {
     MemoryDriver driver = MemoryDriver.create();
-    TableLayout layout =
-        new TableLayout(
-            new TableRef("", "moves"),
-            KEYS,
-            List.of(
-                new dev.stowage.spi.IndexLayout(
-                    "byTag",
-                    "tag",
-                    null,
-                    IndexSpec.Projection.ALL,
-                    "byTag",
-                    AttributeType.STRING,
-                    null)));
+    TableLayout layout = taggedLayout("moves");
     driver.ensureTable(layout);
     Key key = Key.of("p", 1);
     java.util.function.LongFunction<Item> version =
@@ -430,5 +406,21 @@ class MemoryKeyLookupTest {
     assertThat(Key.of("p")).isNotEqualTo(Key.of("p", "q"));
     assertThat(Key.of("p", "q").hashCode())
         .isEqualTo(java.util.Objects.hash(a.partition(), AttributeValue.of("q")));
+  }
+
+  /** A table of {@code KEYS} with one index, {@code byTag}, on its string attribute "tag". */
+  private static TableLayout taggedLayout(String table) {
+    return new TableLayout(
+        new TableRef("", table),
+        KEYS,
+        List.of(
+            new dev.stowage.spi.IndexLayout(
+                "byTag",
+                "tag",
+                null,
+                IndexSpec.Projection.ALL,
+                "byTag",
+                AttributeType.STRING,
+                null)));
   }
 }
