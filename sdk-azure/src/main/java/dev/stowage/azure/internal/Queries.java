@@ -29,6 +29,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
+import java.util.function.IntSupplier;
 
 /**
  * Queries and scans.
@@ -125,7 +126,8 @@ public final class Queries {
     String pk = AzureKeys.partitionKey(layout, q.partition());
     RowRange range = RowRange.primary(q.range(), q.exclusiveStart(), false);
     List<StoredItem> items = new ArrayList<>();
-    Iterator<TableEntity> rows = list(tables.data(layout), range.filter(pk), q.limit() + 1);
+    Iterator<TableEntity> rows =
+        reading(tables.data(layout), range.filter(pk), () -> q.limit() + 1 - items.size());
     while (rows.hasNext() && items.size() < q.limit()) {
       items.add(store.read(layout, rows.next()).stored());
     }
@@ -346,9 +348,18 @@ public final class Queries {
     Deque<Parsed> pending = new ArrayDeque<>();
     String start = resumeAt(layout, il, client, pk, q, keyOrder, pending);
     RowRange range = RowRange.index(q.range(), start, q.descending());
-    PeekingRows rows = new PeekingRows(list(client, range.filter(pk), q.limit() + 1));
     List<StoredItem> items = new ArrayList<>();
     List<IndexEntries.Entry> garbage = new ArrayList<>();
+    // Each Azure page asks for the entries the page still lacks and one more, its look-ahead;
+    // entries beyond garbage are asked for as the page needs them. A run is read whole, however
+    // few entries the page lacks, so the rest of one asks for as many as a page holds.
+    boolean[] inRun = {false};
+    PeekingRows rows =
+        new PeekingRows(
+            reading(
+                client,
+                range.filter(pk),
+                () -> inRun[0] ? q.limit() + 1 : q.limit() - items.size() - pending.size() + 1));
     while (items.size() < q.limit() && (!pending.isEmpty() || rows.hasNext())) {
       while (pending.size() < q.limit() - items.size() && rows.hasNext()) {
         Parsed e = parse(layout, il, pk, rows.next(), q.descending());
@@ -357,9 +368,11 @@ public final class Queries {
           continue;
         }
         List<Parsed> run = new ArrayList<>(List.of(e));
+        inRun[0] = true;
         while (rows.hasNext() && e.entry().run().equals(runOf(rows.peek(), q.descending()))) {
           run.add(parse(layout, il, pk, rows.next(), q.descending()));
         }
+        inRun[0] = false;
         run.sort(Comparator.comparing(x -> x.entry().key(), keyOrder));
         pending.addAll(run);
       }
@@ -656,9 +669,12 @@ public final class Queries {
             .append(rk)
             .append("))");
       }
-      Iterator<TableEntity> rows =
-          list(tables.data(layout), filter.isEmpty() ? null : filter.toString(), s.limit() + 1);
       List<StoredItem> items = new ArrayList<>();
+      Iterator<TableEntity> rows =
+          reading(
+              tables.data(layout),
+              filter.isEmpty() ? null : filter.toString(),
+              () -> s.limit() + 1 - items.size());
       while (rows.hasNext() && items.size() < s.limit()) {
         items.add(store.read(layout, rows.next()).stored());
       }
@@ -694,6 +710,42 @@ public final class Queries {
 
   /** An Azure page of entities and the token to read on with (null: nothing follows). */
   record EntityPage(List<TableEntity> entities, String continuation) {}
+
+  /**
+   * The entities matching {@code filter} in RowKey order, read one Azure page at a time as the
+   * caller takes them: each page asks for {@code wanted} entities (at least one, at most 1,000),
+   * evaluated when that page is fetched, and reads on from the previous page's continuation token.
+   * A caller that says what it still needs plus one (its look-ahead, to tell whether more follow)
+   * reads each entity of its page once and at most one past it, where reading on with a fixed page
+   * size would fetch a whole next page for that one entity.
+   */
+  static Iterator<TableEntity> reading(TableClient client, String filter, IntSupplier wanted) {
+    // The first page is fetched here: its failures are translated like those of later pages.
+    EntityPage first = page(client, filter, Math.max(1, wanted.getAsInt()), null);
+    return new Iterator<>() {
+      private Iterator<TableEntity> rows = first.entities().iterator();
+      private String token = first.continuation();
+
+      @Override
+      public boolean hasNext() {
+        // Azure may answer with fewer entities than asked, even none, and a token.
+        while (!rows.hasNext() && token != null) {
+          EntityPage next = page(client, filter, Math.max(1, wanted.getAsInt()), token);
+          rows = next.entities().iterator();
+          token = next.continuation();
+        }
+        return rows.hasNext();
+      }
+
+      @Override
+      public TableEntity next() {
+        if (!hasNext()) {
+          throw new java.util.NoSuchElementException();
+        }
+        return rows.next();
+      }
+    };
+  }
 
   /**
    * Lists entities matching a filter in RowKey order. Azurite ignores the page size of {@code
