@@ -204,8 +204,9 @@ public final class Queries {
     }
     String prefix = prefix(q);
     String filter = adoptedFilter(pk, q, false);
-    Iterator<TableEntity> rows = list(tables.data(layout), filter, q.limit() + 1);
     List<StoredItem> items = new ArrayList<>();
+    Iterator<TableEntity> rows =
+        reading(tables.data(layout), filter, () -> q.limit() + 1 - items.size());
     while (rows.hasNext() && items.size() < q.limit()) {
       TableEntity e = rows.next();
       if (prefix != null && !e.getRowKey().startsWith(prefix)) {
