@@ -35,7 +35,8 @@ import java.util.function.IntSupplier;
  * Queries and scans.
  *
  * <ul>
- *   <li>Ascending primary queries read item rows directly: one request per page.
+ *   <li>Ascending primary queries read item rows directly: one request per page under 1,000 items
+ *       (Azure's page size); larger pages read on with the continuation token.
  *   <li>Descending primary queries on tables with mirror rows ({@link Tables#mirrored}) read the
  *       mirror rows (RowKey only) of the page, then the item rows between the page's smallest and
  *       largest sort value in one ascending query: two requests per page. Items deleted in between
