@@ -2,11 +2,6 @@ package dev.stowage.azure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.azure.core.http.HttpMethod;
-import com.azure.core.http.HttpPipelineCallContext;
-import com.azure.core.http.HttpPipelineNextPolicy;
-import com.azure.core.http.HttpResponse;
-import com.azure.core.http.policy.HttpPipelinePolicy;
 import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.TableServiceClientBuilder;
 import dev.stowage.IndexSpec;
@@ -41,7 +36,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import java.util.regex.Matcher;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -62,42 +56,10 @@ class QueryPageReadsTest {
   static final IndexSpec BY_A = IndexSpec.of("byA", List.of("a"), List.of("b"));
   static final int ITEMS = 3000;
 
-  static final AtomicInteger LISTINGS = new AtomicInteger();
-  static final AtomicInteger ENTITIES = new AtomicInteger();
-
-  /** When positive, the most entities an Azure page holds, as a service cutting pages short. */
-  static final AtomicInteger SHORT_PAGES = new AtomicInteger();
-
-  /** Counts listing requests (those with a filter) and the entities in their answers. */
-  static final HttpPipelinePolicy COUNT_ENTITIES =
-      (HttpPipelineCallContext context, HttpPipelineNextPolicy next) -> {
-        String url = context.getHttpRequest().getUrl().toString();
-        if (context.getHttpRequest().getHttpMethod() != HttpMethod.GET
-            || !(url.contains("$filter") || url.contains("%24filter"))) {
-          return next.process();
-        }
-        LISTINGS.incrementAndGet();
-        int cap = SHORT_PAGES.get();
-        Matcher m = SegmentPageReadsTest.TOP.matcher(url);
-        if (cap > 0 && m.find() && Integer.parseInt(m.group(2)) > cap) {
-          context
-              .getHttpRequest()
-              .setUrl(m.replaceFirst(Matcher.quoteReplacement(m.group(1) + "=" + cap)));
-        }
-        return next.process()
-            .flatMap(
-                r -> {
-                  HttpResponse b = r.buffer();
-                  return b.getBodyAsString()
-                      .defaultIfEmpty("")
-                      .map(
-                          body -> {
-                            ENTITIES.addAndGet(
-                                SegmentPageReadsTest.occurrences(body, "\"PartitionKey\":"));
-                            return b;
-                          });
-                });
-      };
+  static final ListingCounter COUNTER = new ListingCounter(true);
+  static final AtomicInteger LISTINGS = COUNTER.listings;
+  static final AtomicInteger ENTITIES = COUNTER.entities;
+  static final AtomicInteger SHORT_PAGES = COUNTER.shortPages;
 
   static AzureTablesDriver driver;
   static TableLayout layout;
@@ -113,7 +75,7 @@ class QueryPageReadsTest {
     TableServiceClient service =
         new TableServiceClientBuilder()
             .connectionString(Emulators.shared().azurite().connectionString())
-            .addPolicy(COUNT_ENTITIES)
+            .addPolicy(COUNTER)
             .buildClient();
     driver = new AzureTablesDriver(service, WriteStep.Hook.NONE, new TransactionMeter());
     layout = Layouts.layout("pagereads", SCHEMA, BY_A);

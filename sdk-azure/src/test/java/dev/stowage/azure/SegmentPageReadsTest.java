@@ -2,11 +2,6 @@ package dev.stowage.azure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.azure.core.http.HttpMethod;
-import com.azure.core.http.HttpPipelineCallContext;
-import com.azure.core.http.HttpPipelineNextPolicy;
-import com.azure.core.http.HttpResponse;
-import com.azure.core.http.policy.HttpPipelinePolicy;
 import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.TableServiceClientBuilder;
 import dev.stowage.KeySchema;
@@ -28,8 +23,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -47,62 +40,20 @@ class SegmentPageReadsTest {
   static final int ITEMS = 6000;
   static final int PARTITIONS = 60;
 
-  static final AtomicInteger LISTINGS = new AtomicInteger();
-  static final AtomicInteger ENTITIES = new AtomicInteger();
-
-  /** When positive, the most entities an Azure page holds, as a service cutting pages short. */
-  static final AtomicInteger SHORT_PAGES = new AtomicInteger();
-
-  static final Pattern TOP = Pattern.compile("(\\$top|%24top)=(\\d+)");
-
-  /** Counts listing requests and the entities in their answers. */
-  static final HttpPipelinePolicy COUNT_ENTITIES =
-      (HttpPipelineCallContext context, HttpPipelineNextPolicy next) -> {
-        if (context.getHttpRequest().getHttpMethod() != HttpMethod.GET) {
-          return next.process();
-        }
-        LISTINGS.incrementAndGet();
-        int cap = SHORT_PAGES.get();
-        if (cap > 0) {
-          String url = context.getHttpRequest().getUrl().toString();
-          Matcher m = TOP.matcher(url);
-          if (m.find() && Integer.parseInt(m.group(2)) > cap) {
-            context
-                .getHttpRequest()
-                .setUrl(m.replaceFirst(Matcher.quoteReplacement(m.group(1) + "=" + cap)));
-          }
-        }
-        return next.process()
-            .flatMap(
-                r -> {
-                  HttpResponse b = r.buffer();
-                  return b.getBodyAsString()
-                      .defaultIfEmpty("")
-                      .map(
-                          body -> {
-                            ENTITIES.addAndGet(occurrences(body, "\"PartitionKey\":"));
-                            return b;
-                          });
-                });
-      };
+  static final ListingCounter COUNTER = new ListingCounter(false);
+  static final AtomicInteger LISTINGS = COUNTER.listings;
+  static final AtomicInteger ENTITIES = COUNTER.entities;
+  static final AtomicInteger SHORT_PAGES = COUNTER.shortPages;
 
   static AzureTablesDriver driver;
   static TableLayout table;
-
-  static int occurrences(String s, String of) {
-    int n = 0;
-    for (int at = s.indexOf(of); at >= 0; at = s.indexOf(of, at + of.length())) {
-      n++;
-    }
-    return n;
-  }
 
   @BeforeAll
   static void start() {
     TableServiceClient service =
         new TableServiceClientBuilder()
             .connectionString(Emulators.shared().azurite().connectionString())
-            .addPolicy(COUNT_ENTITIES)
+            .addPolicy(COUNTER)
             .buildClient();
     driver = new AzureTablesDriver(service, WriteStep.Hook.NONE, new TransactionMeter());
     table = Layouts.layout("reads", SCHEMA);
