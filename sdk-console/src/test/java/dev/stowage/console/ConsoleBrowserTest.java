@@ -351,8 +351,14 @@ class ConsoleBrowserTest {
                 .contains(key.substring(key.lastIndexOf(' ') + 1)));
   }
 
+  /**
+   * The row of attribute {@code name} in the view {@code table}, once it is shown: a view just
+   * switched to may not be rendered yet, and a hidden element's text reads as empty.
+   */
   private WebElement attributeRow(String table, String name) {
-    return browser.findElement(By.cssSelector("#" + table + " tr[data-attr='" + name + "']"));
+    return wait.until(
+        ExpectedConditions.visibilityOfElementLocated(
+            By.cssSelector("#" + table + " tr[data-attr='" + name + "']")));
   }
 
   private void click(By by) {
