@@ -126,6 +126,26 @@ public interface StorageDriver extends AutoCloseable {
   }
 
   /**
+   * Most writes one call of {@link #batchWriteCopies} takes for this table. Default: {@link
+   * #limits(TableLayout)}'s {@link DriverLimits#maxBatchWrite()}, as for {@link #batchWrite}.
+   *
+   * <p>A driver that groups a call's writes into its own requests by partition (Azure Tables sends
+   * one entity-group transaction, of up to 100 rows, per partition of a call) may take more, so
+   * that a copy's writes of one partition arrive in one call and fill its requests where calls of
+   * {@code maxBatchWrite} writes of several partitions each would send part-filled ones. It must
+   * then take calls of up to this many writes to any number of partitions, with every guarantee of
+   * {@link #batchWrite}. The migrator hands a page's writes to the target in calls of at most this
+   * many (its checkpoint records each call), so a failed call is retried whole.
+   *
+   * <p>A decorator that forwards {@code batchWriteCopies} forwards this too; {@link
+   * ForwardingDriver}, which sends copies to its own {@link #batchWrite} (where subclasses
+   * intercept writes), keeps the default.
+   */
+  default int maxBatchWriteCopies(TableLayout table) {
+    return limits(table).maxBatchWrite();
+  }
+
+  /**
    * Whether queries of this index of the table can be strongly consistent ({@link
    * DriverQuery#consistentRead()}). By default, whether the driver declares {@link
    * Capability#CONSISTENT_INDEX_QUERIES}; a driver may answer per index, such as DynamoDB for a

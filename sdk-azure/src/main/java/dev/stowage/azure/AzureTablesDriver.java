@@ -322,6 +322,15 @@ public final class AzureTablesDriver implements StorageDriver {
     return AzureErrors.guard("batch write", () -> batches.batchWrite(table, writes));
   }
 
+  /**
+   * {@value Batches#MAX_COPY_WRITES}: a call's writes are grouped by partition into transactions of
+   * up to 100 rows, item rows and index rows alike, so larger calls send fuller transactions.
+   */
+  @Override
+  public int maxBatchWriteCopies(TableLayout table) {
+    return Batches.MAX_COPY_WRITES;
+  }
+
   @Override
   public QueryResult query(TableLayout table, DriverQuery query) {
     return AzureErrors.guard("query", () -> queries.query(table, query));

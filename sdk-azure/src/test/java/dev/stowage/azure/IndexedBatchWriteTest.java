@@ -232,6 +232,40 @@ class IndexedBatchWriteTest {
     assertThat(indexRows()).isEqualTo(50);
   }
 
+  /**
+   * A migrator hands the driver a page of copies in one call ({@link
+   * AzureTablesDriver#maxBatchWriteCopies}): its rows go out as full transactions per partition,
+   * item rows and index rows alike, as a raw client grouping the same rows sends them. 1,000 items
+   * of 10 data partitions, their entries in 5 index partitions: 10 + 10 transactions of 100 rows
+   * (twice as many, of 50 items, on a table with mirror and reverse rows), where calls of 100
+   * items, one data partition's each, would send 10 + 50.
+   */
+  @Test
+  void aCopiedCallOfAPageFillsItsTransactions() {
+    assertThat(driver.maxBatchWriteCopies(table)).isGreaterThanOrEqualTo(1000);
+    List<WriteOp> ops = new ArrayList<>();
+    for (int p = 0; p < 10; p++) {
+      for (int i = 0; i < 100; i++) {
+        ops.add(
+            IndexMaintenanceTest.put(
+                IndexMaintenanceTest.item("p" + p, i, "a" + (i % 5), "b" + i, "v1")));
+      }
+    }
+    REQUESTS.set(0);
+    assertThat(driver.batchWriteCopies(table, ops).unprocessed()).isEmpty();
+    int perTransaction = reverseRows() ? 50 : 100;
+    int expected = 1000 / perTransaction + 1000 / perTransaction;
+    assertThat(REQUESTS.get()).as("requests sent").isEqualTo(expected);
+    assertThat(WRITES.sum()).as("write transactions").isEqualTo(expected);
+    assertThat(READS.sum()).as("requests reading").isZero();
+    assertThat(DELETES.sum()).as("requests deleting").isZero();
+    for (int a = 0; a < 5; a++) {
+      assertThat(query("a" + a)).hasSize(200);
+    }
+    assertThat(itemRows()).isEqualTo(1000);
+    assertThat(indexRows()).isEqualTo(1000);
+  }
+
   @Test
   void rewritingABatchReplacesItsItemsAndDeletesTheirOldEntries() {
     driver.batchWrite(table, batch("p1", 80, "x", "v1"));

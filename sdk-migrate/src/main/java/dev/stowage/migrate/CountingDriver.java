@@ -135,6 +135,12 @@ public final class CountingDriver extends ForwardingDriver {
     return counted(ops, delegate.batchWriteCopies(table, ops));
   }
 
+  /** The delegate's, as copies go to its {@code batchWriteCopies}. */
+  @Override
+  public int maxBatchWriteCopies(TableLayout table) {
+    return delegate.maxBatchWriteCopies(table);
+  }
+
   private BatchWriteResult counted(List<WriteOp> ops, BatchWriteResult r) {
     Set<WriteOp> left = Set.copyOf(r.unprocessed());
     for (WriteOp op : ops) {

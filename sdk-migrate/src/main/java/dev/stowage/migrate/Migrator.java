@@ -73,13 +73,17 @@ import java.util.function.Consumer;
  *
  * <p>The source is read in {@link Builder#segments} segments ({@link StorageDriver#segments}) by up
  * to {@link Builder#parallelism} threads (a source without segmented scans is scanned by one
- * thread); each page's batch writes are handed to {@link Builder#parallelism} writers one batch at
- * a time, so the batches of a page go out in parallel and reading goes on while they are written.
- * With a checkpoint file, the segments and every completed batch write and page are recorded, each
- * segment's pages as a chain of its own, and a run started again with the same file skips them, so
- * an interrupted migration resumes without writing any item twice (as long as the source was not
- * written meanwhile; use {@link dev.stowage.migrate.MirroredTable} to keep a live table in step).
- * {@link #verify()} compares counts and per-item digests of both sides.
+ * thread); each page's writes go to the target in batch writes of {@link
+ * StorageDriver#maxBatchWriteCopies} items (the target's batch-write limit, or more for a target
+ * that groups a batch's writes by partition itself, as Azure Tables does, so that its requests are
+ * full), prepared (overflow blobs copied) by {@link Builder#parallelism} writers in parts of the
+ * batch-write limit, so a page's blobs and batches go out in parallel and reading goes on while
+ * they are written. With a checkpoint file, the segments and every completed batch write and page
+ * are recorded, each segment's pages as a chain of its own, and a run started again with the same
+ * file skips them (a file written by an earlier version too), so an interrupted migration resumes
+ * without writing any item twice (as long as the source was not written meanwhile; use {@link
+ * dev.stowage.migrate.MirroredTable} to keep a live table in step). {@link #verify()} compares
+ * counts and per-item digests of both sides.
  *
  * <p>Each side is identified by its driver's {@link StorageDriver#name() name} and {@link
  * StorageDriver#location() location} (or the location given to {@link Builder#sourceLocation} and
@@ -678,12 +682,16 @@ public final class Migrator {
   }
 
   /**
-   * Hands a page to the writers one batch write at a time, each its own task, so the batches of a
-   * page are written in parallel and a writer that finishes moves on to whatever batch is next, of
-   * this page or of another segment's. Blocks while {@code parallelism × 2} batches are queued or
-   * being written (so reading runs at most a few pages ahead). Each batch is recorded in the
-   * checkpoint when it is in; the page is recorded by whichever of its batches ends last, and only
-   * if every one of them succeeded, so a resumed run never skips an unwritten item.
+   * Hands a page to the writers. The page's writes not yet recorded as written are cut into calls
+   * of the target's {@link StorageDriver#maxBatchWriteCopies} (its batch-write limit, unless it
+   * groups a call's writes by partition itself and takes more); the checkpoint records each call
+   * when it is in. A call's items are prepared (overflow blobs copied, items refitted) in parts of
+   * the target's batch-write limit, each part its own task, so the blobs of a large call are copied
+   * in parallel and a writer that finishes moves on to whatever part is next, of this page or of
+   * another segment's; whichever part of a call ends last writes the call. Blocks while {@code
+   * parallelism × 2} parts are queued or being written (so reading runs at most a few pages ahead).
+   * The page is recorded by whichever of its calls ends last, and only if every one of them
+   * succeeded, so a resumed run never skips an unwritten item.
    */
   private void dispatch(
       Checkpoint cp,
@@ -697,63 +705,72 @@ public final class Migrator {
       SegmentCounter seg,
       List<Misfit> misfits) {
     PreparedPage page = prepare(items, misfits);
-    int chunks = page.chunks();
-    if (chunks == 0) {
+    List<Call> calls = calls(cp, start, page, c, seg);
+    if (calls.isEmpty()) {
       if (cp != null) {
         cp.page(start, last, items.size());
       }
       return;
     }
-    AtomicInteger left = new AtomicInteger(chunks);
+    AtomicInteger left = new AtomicInteger(calls.size());
     AtomicBoolean incomplete = new AtomicBoolean();
-    for (int index = 0; index < chunks; index++) {
-      if (failure.get() != null || cancelled) {
-        if (seg != null) {
-          seg.abandoned = true; // the rest of the page is left to a resumed run
+    for (Call call : calls) {
+      for (int from = call.from(); from < call.to(); from += page.part()) {
+        if (failure.get() != null || cancelled) {
+          if (seg != null) {
+            seg.abandoned = true; // the rest of the page is left to a resumed run
+          }
+          return;
         }
-        return;
-      }
-      int chunk = index;
-      acquire(inFlight);
-      if (seg != null) {
-        seg.pending.incrementAndGet();
-      }
-      pool.execute(
-          () -> {
-            try {
-              if (failure.get() != null || cancelled) {
-                // Not started: left to a resumed run, which finds it missing from the checkpoint.
+        int partFrom = from;
+        int partTo = Math.min(call.to(), from + page.part());
+        acquire(inFlight);
+        if (seg != null) {
+          seg.pending.incrementAndGet();
+        }
+        pool.execute(
+            () -> {
+              boolean written = false;
+              try {
+                if (failure.get() != null || cancelled) {
+                  // Not started: its call is left to a resumed run, which finds it missing from
+                  // the checkpoint.
+                  incomplete.set(true);
+                  if (seg != null) {
+                    seg.abandoned = true;
+                  }
+                  return;
+                }
+                prepareWrites(page, call, partFrom, partTo, c, misfits);
+                if (call.partsLeft().decrementAndGet() == 0) {
+                  writeCall(cp, start, call, c, seg);
+                  written = true;
+                }
+              } catch (RuntimeException e) {
                 incomplete.set(true);
                 if (seg != null) {
                   seg.abandoned = true;
                 }
-                return;
-              }
-              writeChunk(cp, start, page, chunk, c, seg, misfits);
-            } catch (RuntimeException e) {
-              incomplete.set(true);
-              if (seg != null) {
-                seg.abandoned = true;
-              }
-              failure.compareAndSet(null, e);
-            } finally {
-              if (seg != null) {
-                seg.pending.decrementAndGet();
-              }
-              inFlight.release();
-            }
-            if (left.decrementAndGet() == 0 && !incomplete.get() && cp != null) {
-              try {
-                cp.page(start, last, items.size());
-              } catch (RuntimeException e) {
                 failure.compareAndSet(null, e);
+              } finally {
+                if (seg != null) {
+                  seg.pending.decrementAndGet();
+                }
+                inFlight.release();
               }
-            }
-          });
+              if (written && left.decrementAndGet() == 0 && !incomplete.get() && cp != null) {
+                try {
+                  cp.page(start, last, items.size());
+                } catch (RuntimeException e) {
+                  failure.compareAndSet(null, e);
+                }
+              }
+            });
+      }
     }
   }
 
-  /** Copies a page on the calling thread, batch after batch ({@link #copy(List)}). */
+  /** Copies a page on the calling thread, call after call ({@link #copy(List)}). */
   private void copyPage(
       Checkpoint cp,
       String start,
@@ -763,8 +780,9 @@ public final class Migrator {
       SegmentCounter seg,
       List<Misfit> misfits) {
     PreparedPage page = prepare(items, misfits);
-    for (int index = 0; index < page.chunks(); index++) {
-      writeChunk(cp, start, page, index, c, seg, misfits);
+    for (Call call : calls(cp, start, page, c, seg)) {
+      prepareWrites(page, call, call.from(), call.to(), c, misfits);
+      writeCall(cp, start, call, c, seg);
     }
     if (cp != null) {
       cp.page(start, last, items.size());
@@ -772,14 +790,54 @@ public final class Migrator {
   }
 
   /**
-   * A page's writes as the target should hold them, before blobs are copied; chunk {@code i} is
-   * {@code writes[i × chunk, (i + 1) × chunk)}, the unit the checkpoint records.
+   * A page's writes as the target should hold them, before blobs are copied, in the page's order
+   * (the order the checkpoint's records count in).
+   *
+   * @param part the target's batch-write limit: how many writes one task prepares, and the size of
+   *     the chunks earlier versions recorded ({@code chunk} records)
+   * @param call most writes per call of {@link StorageDriver#batchWriteCopies}
    */
   private record PreparedPage(
-      List<WriteOp> writes, java.util.Set<Key> refit, DriverLimits limits, int chunk) {
-    int chunks() {
-      return (writes.size() + chunk - 1) / chunk;
+      List<WriteOp> writes, java.util.Set<Key> refit, DriverLimits limits, int part, int call) {}
+
+  /**
+   * One call of {@link StorageDriver#batchWriteCopies}: writes {@code [from, to)} of a page, the
+   * unit the checkpoint records. Its parts fill {@code ready} (an item that turned out not to fit
+   * leaves null); the part that counts {@code partsLeft} down to 0 writes the call, and sees what
+   * every other part stored, as each stored before counting down.
+   */
+  private record Call(int from, int to, WriteOp[] ready, AtomicInteger partsLeft) {
+    Call(int from, int to, int part) {
+      this(from, to, new WriteOp[to - from], new AtomicInteger((to - from + part - 1) / part));
     }
+  }
+
+  /**
+   * The calls a page's writes take: each run of writes the checkpoint does not record as written,
+   * in calls of at most {@link PreparedPage#call()} writes. Writes it records are counted as
+   * skipped.
+   */
+  private static List<Call> calls(
+      Checkpoint cp, String start, PreparedPage page, Counters c, SegmentCounter seg) {
+    int n = page.writes().size();
+    java.util.BitSet done = cp == null ? new java.util.BitSet() : cp.written(start, n, page.part());
+    int skipped = done.cardinality();
+    if (skipped > 0) {
+      c.skipped.add(skipped);
+      if (seg != null) {
+        seg.skipped.add(skipped);
+      }
+    }
+    List<Call> calls = new ArrayList<>();
+    for (int i = done.nextClearBit(0); i < n; i = done.nextClearBit(i)) {
+      int end = done.nextSetBit(i);
+      end = end < 0 ? n : end;
+      for (int from = i; from < end; from += page.call()) {
+        calls.add(new Call(from, Math.min(end, from + page.call()), page.part()));
+      }
+      i = end;
+    }
+    return calls;
   }
 
   private PreparedPage prepare(List<StoredItem> items, List<Misfit> misfits) {
@@ -820,51 +878,50 @@ public final class Migrator {
       }
       writes.add(new WriteOp.Put(key, item));
     }
-    return new PreparedPage(writes, refit, limits, Math.max(1, limits.maxBatchWrite()));
+    int part = Math.max(1, limits.maxBatchWrite());
+    int call = Math.max(1, targetDriver.maxBatchWriteCopies(targetLayout));
+    return new PreparedPage(writes, refit, limits, part, call);
   }
 
   /**
-   * Writes chunk {@code index} of a page (its blobs copied first) unless the checkpoint has it, and
-   * records it in the checkpoint.
+   * Prepares writes {@code [from, to)} of a page, part of {@code call}: copies their overflow blobs
+   * (or refits items too large for the target), before the call writes any item.
    */
-  private void writeChunk(
-      Checkpoint cp,
-      String start,
-      PreparedPage page,
-      int index,
-      Counters c,
-      SegmentCounter seg,
-      List<Misfit> misfits) {
-    int from = index * page.chunk();
-    int to = Math.min(page.writes().size(), from + page.chunk());
-    if (cp != null && cp.chunkDone(start, index)) {
-      c.skipped.add(to - from);
-      if (seg != null) {
-        seg.skipped.add(to - from);
-      }
-      return;
-    }
+  private void prepareWrites(
+      PreparedPage page, Call call, int from, int to, Counters c, List<Misfit> misfits) {
     awaitTarget(c);
-    List<WriteOp> part = new ArrayList<>(to - from);
-    for (WriteOp op : page.writes().subList(from, to)) {
-      WriteOp.Put put = (WriteOp.Put) op;
+    for (int i = from; i < to; i++) {
+      WriteOp.Put put = (WriteOp.Put) page.writes().get(i);
+      WriteOp ready;
       if (page.refit().contains(put.key())) {
         try {
-          part.add(refitted(put, page.limits(), c));
+          ready = refitted(put, page.limits(), c);
         } catch (ItemTooLargeException | InvalidRequestException e) {
           misfits.add(new Misfit(put.key(), e.getMessage()));
+          continue;
         }
       } else {
-        part.add(withCopiedBlob(put, c));
+        ready = withCopiedBlob(put, c);
+      }
+      call.ready()[i - call.from()] = ready;
+    }
+  }
+
+  /** Writes a call whose parts are prepared, and records it in the checkpoint. */
+  private void writeCall(Checkpoint cp, String start, Call call, Counters c, SegmentCounter seg) {
+    List<WriteOp> ops = new ArrayList<>(call.ready().length);
+    for (WriteOp op : call.ready()) {
+      if (op != null) {
+        ops.add(op);
       }
     }
-    writeAll(part);
-    c.items.add(part.size());
+    writeAll(ops);
+    c.items.add(ops.size());
     if (seg != null) {
-      seg.copied.add(part.size());
+      seg.copied.add(ops.size());
     }
     if (cp != null) {
-      cp.chunk(start, index);
+      cp.wrote(start, call.from(), call.to());
     }
   }
 

@@ -37,6 +37,17 @@ public final class Batches {
   /** Azure's limit of actions per entity-group transaction. */
   public static final int MAX_ACTIONS = 100;
 
+  /**
+   * Most writes a call of {@code batchWriteCopies} takes ({@link
+   * dev.stowage.spi.StorageDriver#maxBatchWriteCopies}): a call's rows are grouped by partition, so
+   * a migrator page's copies handed over whole fill their transactions (item rows per data
+   * partition, index rows per index partition), where calls of 100 items spanning a few partitions
+   * each send transactions of a few dozen rows. 2,000 is 20 full transactions of item rows, enough
+   * for the pages migrations read (the Datastore emulator wants pages of 2,000), while a call that
+   * fails, which the migrator retries whole, rewrites no more than that.
+   */
+  public static final int MAX_COPY_WRITES = 2000;
+
   /** Stay below Azure's 4 MiB transaction body. */
   static final long MAX_BODY_BYTES = 3L * 1024 * 1024;
 

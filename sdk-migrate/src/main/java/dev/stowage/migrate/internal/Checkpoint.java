@@ -27,7 +27,19 @@ import java.util.Set;
  *       adopted table ({@link dev.stowage.TableSpec#adoptedName()}), the header is {@code
  *       stowage-migrate 3 <source> <target>} and each side {@code <backend> <location> <namespace>
  *       <table> <adopted name>} (escaped the same way; empty for a side Stowage lays out itself);
- *   <li>{@code chunk <page start> <chunk index>} — one batch write of a page completed;
+ *   <li>{@code writes <page start> <from> <to>} — writes {@code from} (inclusive) to {@code to}
+ *       (exclusive) of a page, counted in the page's order (the items the target can take, in the
+ *       order the source returned them), written; one call of the target's batch write, whose size
+ *       is the target driver's to choose ({@link
+ *       dev.stowage.spi.StorageDriver#maxBatchWriteCopies}), so the record names its writes rather
+ *       than a position in a sequence of calls of one size;
+ *   <li>{@code chunk <page start> <chunk index>} — written by versions before {@code writes}
+ *       records: one batch write of a page completed, chunk {@code i} being writes {@code [i × m,
+ *       (i + 1) × m)} where {@code m} is the target driver's {@link
+ *       dev.stowage.spi.DriverLimits#maxBatchWrite()}, the size of every call then. Still read, so
+ *       a run resumed from such a file skips those writes; never written any more (an earlier
+ *       version reading a {@code writes} record ignores it, as any line it does not know, and
+ *       writes those items again, as they were);
  *   <li>{@code page <page start> <last key> <items>} — a whole page completed.
  *   <li>{@code plan <total> <bounds 0> … <bounds total-1>} — the segments ({@link
  *       dev.stowage.spi.ScanSegment#bounds()}) of a segmented scan of the source, written once
@@ -38,9 +50,10 @@ import java.util.Set;
  *
  * A page is named by the key its scan started after ({@link KeyText#START} for the first). Scans
  * resumed from the same key return the same page while the source is not written, so a resumed run
- * skips completed pages and completed chunks of a half-done page. A torn last line (a crash in the
- * middle of a write) is ignored. Files of format 1 (whose header named the backends but not where
- * they were) are refused; format 2 reads as format 3 with no adopted side. Thread-safe.
+ * skips completed pages and the written calls of a half-done page. A torn last line (a crash in the
+ * middle of a write: the file does not end with a line break) is cut off, whatever it reads as.
+ * Files of format 1 (whose header named the backends but not where they were) are refused; format 2
+ * reads as format 3 with no adopted side. Thread-safe.
  */
 public final class Checkpoint implements AutoCloseable {
   private static final String MAGIC = "stowage-migrate";
@@ -54,7 +67,8 @@ public final class Checkpoint implements AutoCloseable {
   private final BufferedWriter writer;
   private final Map<String, String> pageEnds = new HashMap<>();
   private final Map<String, Long> pageCounts = new HashMap<>();
-  private final Set<String> chunks = new HashSet<>();
+  private final Map<String, Set<Integer>> chunks = new HashMap<>();
+  private final Map<String, List<int[]>> written = new HashMap<>();
   private List<String> plan;
 
   /**
@@ -136,14 +150,26 @@ public final class Checkpoint implements AutoCloseable {
       if (all.length > 0 && !tornHeader(all, expected)) {
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         check(file, lines.get(0), source, target);
+        if (all[all.length - 1] != '\n') {
+          // A crash tore the last line: it is cut off, not read (cut short, it may still parse,
+          // a range end or a chunk index with its last digits missing naming other writes than
+          // were written), and the next record starts on a line of its own.
+          int complete = 0;
+          for (int i = all.length - 1; i >= 0; i--) {
+            if (all[i] == '\n') {
+              complete = i + 1;
+              break;
+            }
+          }
+          try (java.nio.channels.FileChannel ch =
+              java.nio.channels.FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.truncate(complete);
+          }
+          lines = lines.subList(0, lines.size() - 1);
+        }
         cp =
             new Checkpoint(
                 Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.APPEND));
-        if (all[all.length - 1] != '\n') {
-          // a crash tore the last line: end it so the next record starts on its own line
-          cp.writer.write('\n');
-          cp.writer.flush();
-        }
         for (String line : lines.subList(1, lines.size())) {
           cp.load(line);
         }
@@ -301,10 +327,36 @@ public final class Checkpoint implements AutoCloseable {
         // a torn plan line: ignored like any torn line, and the plan is made again
       }
     } else if (f.length == 3 && f[0].equals("chunk")) {
-      chunks.add(f[1] + "\t" + f[2]);
+      Integer index = number(f[2]);
+      if (index != null) {
+        chunks.computeIfAbsent(f[1], k -> new HashSet<>()).add(index);
+      }
+    } else if (f.length == 4 && f[0].equals("writes")) {
+      Integer from = number(f[2]);
+      Integer to = number(f[3]);
+      if (from != null && to != null && from < to) {
+        written.computeIfAbsent(f[1], k -> new ArrayList<>()).add(new int[] {from, to});
+      }
     } else if (f.length == 4 && f[0].equals("page")) {
-      pageEnds.put(f[1], f[2]);
-      pageCounts.put(f[1], Long.parseLong(f[3]));
+      try {
+        pageCounts.put(f[1], Long.parseLong(f[3]));
+        pageEnds.put(f[1], f[2]);
+      } catch (NumberFormatException e) {
+        // a line an earlier version tore and ended (it did not cut torn lines off): not read
+      }
+    }
+  }
+
+  /**
+   * A record's non-negative count, or null for one that is not (a line an earlier version tore and
+   * ended rather than cut off): such a line is not read.
+   */
+  private static Integer number(String s) {
+    try {
+      int n = Integer.parseInt(s);
+      return n < 0 ? null : n;
+    } catch (NumberFormatException e) {
+      return null;
     }
   }
 
@@ -372,15 +424,41 @@ public final class Checkpoint implements AutoCloseable {
     return pageEnds.containsKey(start);
   }
 
-  /** True if chunk {@code index} of the page starting after {@code start} was written. */
-  public synchronized boolean chunkDone(String start, int index) {
-    return chunks.contains(start + "\t" + index);
+  /**
+   * Which of the {@code writes} writes of the page starting after {@code start} were written
+   * (counted in the page's order): those of its {@code writes} records, and those of the {@code
+   * chunk} records of earlier versions, chunk {@code i} being writes {@code [i × chunk, (i + 1) ×
+   * chunk)}.
+   *
+   * @param chunk the size of an earlier version's chunks: the target's {@link
+   *     dev.stowage.spi.DriverLimits#maxBatchWrite()}
+   */
+  public synchronized java.util.BitSet written(String start, int writes, int chunk) {
+    java.util.BitSet done = new java.util.BitSet(writes);
+    for (int index : chunks.getOrDefault(start, Set.of())) {
+      long from = (long) index * chunk;
+      if (from < writes) {
+        done.set((int) from, (int) Math.min(writes, from + chunk));
+      }
+    }
+    for (int[] range : written.getOrDefault(start, List.of())) {
+      if (range[0] < writes) {
+        done.set(range[0], Math.min(writes, range[1]));
+      }
+    }
+    return done;
   }
 
-  /** Records a written chunk. */
-  public synchronized void chunk(String start, int index) {
-    chunks.add(start + "\t" + index);
-    append("chunk\t" + start + "\t" + index);
+  /**
+   * Records writes {@code from} (inclusive) to {@code to} (exclusive) of the page starting after
+   * {@code start} as written.
+   */
+  public synchronized void wrote(String start, int from, int to) {
+    if (from < 0 || to <= from) {
+      throw new IllegalArgumentException("no writes from " + from + " to " + to);
+    }
+    written.computeIfAbsent(start, k -> new ArrayList<>()).add(new int[] {from, to});
+    append("writes\t" + start + "\t" + from + "\t" + to);
   }
 
   /** Records a completed page. */
