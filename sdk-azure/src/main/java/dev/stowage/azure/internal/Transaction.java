@@ -57,7 +57,7 @@ final class Transaction {
       if (op instanceof TxOp.Put put) {
         previous.ifPresent(r -> stale.addAll(ItemWriter.staleEntries(layout, key, r)));
         String nonce = indexed ? IndexEntries.newNonce() : null;
-        fresh.addAll(IndexEntries.entries(layout, key, put.item(), nonce));
+        fresh.addAll(IndexEntries.entries(layout, key, put.item(), nonce, previous.orElse(null)));
         TableEntity e = ItemStore.entity(layout, key, put.item(), nonce, previous.orElse(null));
         actions.add(ItemStore.putAction(e, op.expect()));
         if (mirrored) {
