@@ -83,11 +83,19 @@ public final class ItemWriter {
                 ItemStore.entity(layout, key, item, nonce, previous.orElse(null)),
                 exact);
       } catch (ConditionFailedException raced) {
-        index.deleteQuietly(layout, fresh);
-        if (expect instanceof Expectation.Any) {
-          continue;
+        Optional<Row> now = indexed ? store.get(layout, key) : Optional.empty();
+        if (now.isPresent() && nonce.equals(now.get().nonce())) {
+          // It landed after all: a client below the driver resent the write on its own (an
+          // SDK's retry after a lost response), and the resent request failed on the first
+          // one's effect. Its entries are the item's; deleting them would hide it from the index.
+          etag = now.get().etag();
+        } else {
+          index.deleteQuietly(layout, fresh);
+          if (expect instanceof Expectation.Any) {
+            continue;
+          }
+          throw raced;
         }
-        throw raced;
       }
       hook.after(WriteStep.ITEM_WRITTEN);
       previous.ifPresent(r -> index.deleteQuietly(layout, staleEntries(layout, key, r)));
