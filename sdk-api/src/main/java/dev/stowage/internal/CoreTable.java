@@ -488,6 +488,10 @@ final class CoreTable implements Table, UpdateWithoutReadBack {
     int lostResponses = 0;
     String missingBlobToken = null;
     int blobMisses = 0;
+    // A put that failed its condition, until the next read settles it: a client below the driver
+    // that resent the request on its own (an SDK's retry after a lost response) reports the
+    // condition failing on the first attempt's effect, so the write may have landed after all.
+    Unsettled unsettled = null;
     for (int attempt = 1; ; attempt++) {
       Optional<StoredItem> stored;
       try {
@@ -500,8 +504,17 @@ final class CoreTable implements Table, UpdateWithoutReadBack {
       }
       if (stored.isPresent() && ours.contains(StoredForm.writeId(stored.get().item()))) {
         // A write of this call landed (its response was lost, or it arrived late).
+        if (unsettled != null) {
+          settle(unsettled, StoredForm.writeId(stored.get().item()));
+        }
         landed(lost, stored.get(), key, outcome);
         return;
+      }
+      if (unsettled != null) {
+        // Not ours: its condition did fail, and it can no longer land (the version it expected is
+        // gone), so its blob is unused.
+        overflowWrites.abandon(unsettled.prepared());
+        unsettled = null;
       }
       if (lost != null) {
         boolean unchanged =
@@ -570,6 +583,10 @@ final class CoreTable implements Table, UpdateWithoutReadBack {
             shared.metrics.writes.increment();
             retrier.callUnlessAmbiguous(
                 () -> shared.driver.put(layout, prepared.item(), expect, false));
+          } catch (ConditionFailedException e) {
+            // Settled by the next read, which finds it landed or not (see unsettled).
+            unsettled = new Unsettled(writeId, prepared, replaced);
+            throw e;
           } catch (StowageException e) {
             // Certainly not written (a lost response is an AmbiguousWrite and keeps the blob).
             overflowWrites.abandonIfDefinite(prepared, e);
@@ -619,6 +636,28 @@ final class CoreTable implements Table, UpdateWithoutReadBack {
   private record LostWrite(boolean delete, StoredItem replaced, UnavailableException failure) {}
 
   /** Finishes a compare-and-set whose write landed although its response was lost. */
+  /**
+   * A put of {@link #cas} that failed its condition, with the blob it wrote and the version it
+   * expected to replace, until the next read tells whether it landed anyway.
+   */
+  private record Unsettled(
+      String writeId, OverflowHandler.Prepared prepared, StoredItem replaced) {}
+
+  /**
+   * Settles {@code this} put once a read found the write of this call with {@code landedWriteId}
+   * stored: if it is this put, it landed after all and the version it replaced loses its blob;
+   * otherwise this put's blob is unused.
+   */
+  private void settle(Unsettled u, String landedWriteId) {
+    if (u.writeId().equals(landedWriteId)) {
+      if (u.replaced() != null) {
+        overflowWrites.release(u.replaced().item());
+      }
+    } else {
+      overflowWrites.abandon(u.prepared());
+    }
+  }
+
   private void landed(LostWrite lost, StoredItem now, Key key, Outcome outcome) {
     if (lost != null && lost.replaced() != null) {
       overflowWrites.release(lost.replaced().item());

@@ -104,6 +104,12 @@ final class TransactionImpl implements Stowage.Transaction {
     List<StoredItem> lostCurrents = null;
     UnavailableException lostFailure = null;
     int lostResponses = 0;
+    // An attempt that failed its condition, with its blobs and the versions it expected, until
+    // the next read settles it: a client below the driver that resent the request on its own (an
+    // SDK's retry after a lost response) reports the condition failing on the first attempt's
+    // effect, so the transaction may have landed after all.
+    List<Pending> unsettled = null;
+    List<StoredItem> unsettledCurrents = null;
     for (int attempt = 1; ; attempt++) {
       List<StoredItem> currents = new ArrayList<>();
       for (Op op : ops) {
@@ -120,9 +126,17 @@ final class TransactionImpl implements Stowage.Transaction {
         if (landed(currents, ours, lostCurrents != null)) {
           if (lostCurrents != null) {
             releaseReplaced(lostCurrents);
+          } else if (unsettledCurrents != null) {
+            releaseReplaced(unsettledCurrents);
           }
           return;
         }
+      }
+      if (unsettled != null) {
+        // It did not land, and cannot any more (the versions it expected are gone).
+        unsettled.forEach(Pending::abandon);
+        unsettled = null;
+        unsettledCurrents = null;
       }
       if (lostCurrents != null) {
         if (!sameVersions(lostCurrents, currents)) {
@@ -186,7 +200,9 @@ final class TransactionImpl implements Stowage.Transaction {
         Retrier.sleep(shared.retrier.policy().delayBefore(lostResponses, null));
         continue;
       } catch (ConditionFailedException race) {
-        prepared.forEach(Pending::abandon);
+        // Settled by the next read, which finds it landed or not (see unsettled).
+        unsettled = prepared;
+        unsettledCurrents = currents;
         if (attempt >= MAX_ATTEMPTS) {
           throw new ConflictException("transaction kept racing with concurrent writes", race);
         }

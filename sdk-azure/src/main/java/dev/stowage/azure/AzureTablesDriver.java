@@ -138,6 +138,19 @@ public final class AzureTablesDriver implements StorageDriver {
   /** With segment plans counting tables of at most {@code planRows} rows (tests: fewer). */
   AzureTablesDriver(
       TableServiceClient service, WriteStep.Hook hook, TransactionMeter meter, int planRows) {
+    this(service, hook, meter, planRows, java.time.Clock.systemUTC());
+  }
+
+  /**
+   * With read repair telling the age of index entries by {@code clock} (tests: one they move on;
+   * see {@link Queries#REPAIR_GRACE}).
+   */
+  AzureTablesDriver(
+      TableServiceClient service,
+      WriteStep.Hook hook,
+      TransactionMeter meter,
+      int planRows,
+      java.time.Clock clock) {
     Objects.requireNonNull(service, "service");
     this.meter = meter;
     this.location = service.getServiceEndpoint().split("\\?", 2)[0]; // never a SAS query
@@ -154,7 +167,7 @@ public final class AzureTablesDriver implements StorageDriver {
     this.store = new ItemStore(tables);
     IndexEntries index = new IndexEntries(tables);
     this.writer = new ItemWriter(store, index, hook);
-    this.queries = new Queries(tables, store, index, executor);
+    this.queries = new Queries(tables, store, index, executor, clock);
     this.segments = new Segments(tables, store, planRows);
     this.batchReads = queries.batchReads();
     this.batches = new Batches(tables, store, index, batchReads, hook, executor);

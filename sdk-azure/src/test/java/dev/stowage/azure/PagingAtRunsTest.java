@@ -98,7 +98,14 @@ class PagingAtRunsTest {
               if (step == WriteStep.NEW_ENTRIES_WRITTEN && CRASH_AFTER_ENTRIES.get()) {
                 throw new IllegalStateException("simulated crash after " + step);
               }
-            });
+            },
+            new dev.stowage.azure.internal.TransactionMeter(),
+            dev.stowage.azure.internal.Segments.PLAN_ROWS,
+            // Past the grace read repair gives entries whose write may be in flight: the
+            // entries the simulated crashes leave are reclaimed by the first query meeting them.
+            java.time.Clock.offset(
+                java.time.Clock.systemUTC(),
+                dev.stowage.azure.internal.Queries.REPAIR_GRACE.plusHours(1)));
   }
 
   @AfterAll

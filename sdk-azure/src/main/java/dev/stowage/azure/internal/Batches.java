@@ -154,7 +154,7 @@ public final class Batches {
       ItemActions actions;
       if (w instanceof WriteOp.Put p) {
         String nonce = IndexEntries.newNonce();
-        fresh.addAll(IndexEntries.entries(layout, key, p.item(), nonce));
+        fresh.addAll(IndexEntries.entries(layout, key, p.item(), nonce, replaced));
         actions =
             putActions(
                 layout, key, p.item(), nonce, replaced == null ? null : replaced.properties());
@@ -181,10 +181,11 @@ public final class Batches {
    * checks: each item is written with a create action, so a transaction holding an item that exists
    * is refused as a whole (409, {@code EntityAlreadyExists}) and writes nothing. The transactions
    * that went in replaced nothing, so they leave no stale entries. The items of refused ones are
-   * then read (the replaced versions) and written as {@link #batchWriteIndexed} writes them, with
-   * the nonces whose entries step (1) wrote, and the replaced versions' entries deleted. A batch
-   * retried after it landed meets its own items and takes that second path, so retries stay
-   * idempotent and leave no entries of the versions they replace.
+   * then read (the replaced versions) and written as {@link #batchWriteIndexed} writes them, under
+   * new entries naming the versions they replace (see {@link IndexEntries#isGarbage}), and the
+   * replaced versions' entries and those step (1) wrote for them deleted. A batch retried after it
+   * landed meets its own items and takes that second path, so retries stay idempotent and leave no
+   * entries of the versions they replace.
    */
   private BatchWriteResult batchCreateIndexed(TableLayout layout, List<WriteOp> writes) {
     List<IndexEntries.Entry> fresh = new ArrayList<>();
@@ -192,7 +193,7 @@ public final class Batches {
     for (WriteOp w : writes) {
       WriteOp.Put p = (WriteOp.Put) w;
       String nonce = IndexEntries.newNonce();
-      fresh.addAll(IndexEntries.entries(layout, p.key(), p.item(), nonce));
+      fresh.addAll(IndexEntries.entries(layout, p.key(), p.item(), nonce, null));
       byPartition
           .computeIfAbsent(
               AzureKeys.partitionKey(layout, p.key().partition()), k -> new ArrayList<>())
@@ -232,11 +233,18 @@ public final class Batches {
       // tasks queued behind them.
       Map<Key, Row> previous = reads.rows(layout, refused.stream().map(NewItem::key).toList());
       Map<String, List<ItemActions>> again = new LinkedHashMap<>();
+      // The entries step (1) wrote say the items were created; the items are replacing the
+      // versions read now, so they go under new entries that say so (a query meeting the first
+      // ones before the items land takes them for garbage, rightly: they are, from now on).
+      List<IndexEntries.Entry> replacing = new ArrayList<>();
       for (NewItem n : refused) {
         Row replaced = previous.get(n.key());
         if (replaced != null) {
           stale.addAll(ItemWriter.staleEntries(layout, n.key(), replaced));
         }
+        stale.addAll(IndexEntries.entries(layout, n.key(), n.item(), n.nonce()));
+        String nonce = IndexEntries.newNonce();
+        replacing.addAll(IndexEntries.entries(layout, n.key(), n.item(), nonce, replaced));
         again
             .computeIfAbsent(
                 AzureKeys.partitionKey(layout, n.key().partition()), k -> new ArrayList<>())
@@ -245,9 +253,10 @@ public final class Batches {
                     layout,
                     n.key(),
                     n.item(),
-                    n.nonce(),
+                    nonce,
                     replaced == null ? null : replaced.properties()));
       }
+      index.writeAll(layout, replacing, executor);
       submitByPartition(layout, again);
     }
     hook.after(WriteStep.ITEM_WRITTEN);

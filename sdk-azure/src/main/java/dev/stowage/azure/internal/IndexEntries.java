@@ -27,9 +27,16 @@ import java.util.concurrent.ThreadLocalRandom;
  * transaction.
  *
  * <p>Each item version has a random nonce, stored on the item and in its entries' RowKeys. An entry
- * is valid only while the item's nonce equals the entry's, so an entry that does not match is
- * garbage forever and deleting it can never race with a writer (a new version always writes new
- * rows).
+ * is valid only while the item's nonce equals the entry's. Its writer writes it before the item
+ * (see {@link ItemWriter}), so for a while an entry of a write in flight does not match the item
+ * either: each entry also records the version its write replaces ({@link #REPLACES}: that item's
+ * ETag, or empty for none), on which the item write is conditional. An entry that does not match is
+ * garbage forever only once the item is no longer that version (the write landed and was replaced,
+ * or can no longer land): only then may read repair delete it ({@link #isGarbage}). Entries without
+ * the property (written before it existed) are garbage as soon as they do not match. One whose item
+ * is still the version it names (its write crashed between the two steps, or the item it created
+ * was deleted since) is deleted once older than {@link Queries#REPAIR_GRACE}; until then queries
+ * skip it.
  */
 public final class IndexEntries {
   private static final System.Logger LOG = System.getLogger(IndexEntries.class.getName());
@@ -46,6 +53,12 @@ public final class IndexEntries {
   static final String KEY_PART = "_0_k";
 
   /**
+   * Property of an entry's rows: the ETag of the item version the entry's write replaces, or empty
+   * when it creates the item (see the class comment).
+   */
+  static final String REPLACES = "_0_r";
+
+  /**
    * One index entry.
    *
    * @param index the index name
@@ -53,8 +66,12 @@ public final class IndexEntries {
    * @param composite the entry's composite C (forward RowKey without its prefix)
    * @param keyPart the whole key part when C holds a cut one (written as {@link #KEY_PART}), else
    *     null
+   * @param replaces the ETag of the item version the entry's write replaces, empty when it creates
+   *     the item (written as {@link #REPLACES}), or null when not known (an entry to delete, or one
+   *     read without the property)
    */
-  public record Entry(String index, String partitionKey, String composite, String keyPart) {
+  public record Entry(
+      String index, String partitionKey, String composite, String keyPart, String replaces) {
     String forwardRowKey() {
       return AzureKeys.ITEM + composite;
     }
@@ -69,6 +86,9 @@ public final class IndexEntries {
       if (keyPart != null) {
         e.addProperty(KEY_PART, keyPart);
       }
+      if (replaces != null) {
+        e.addProperty(REPLACES, replaces);
+      }
       return e;
     }
   }
@@ -80,8 +100,24 @@ public final class IndexEntries {
     return KeyCodec.encodeBytes(b);
   }
 
-  /** The entries of an item version (none for indexes whose attributes it lacks). */
+  /**
+   * The entries of an item version (none for indexes whose attributes it lacks), as rows to delete.
+   */
   public static List<Entry> entries(TableLayout layout, Key key, Item item, String nonce) {
+    return entriesReplacing(layout, key, item, nonce, null);
+  }
+
+  /**
+   * The entries of a new item version to write, replacing the stored version {@code replaced} (or
+   * creating the item when it is null).
+   */
+  public static List<Entry> entries(
+      TableLayout layout, Key key, Item item, String nonce, Row replaced) {
+    return entriesReplacing(layout, key, item, nonce, replaced == null ? "" : replaced.etag());
+  }
+
+  private static List<Entry> entriesReplacing(
+      TableLayout layout, Key key, Item item, String nonce, String replaces) {
     List<Entry> out = new ArrayList<>();
     if (nonce == null) {
       return out;
@@ -96,10 +132,25 @@ public final class IndexEntries {
                 index.name(),
                 AzureKeys.indexPartitionKey(index.name(), p.get()),
                 composite,
-                AzureKeys.keyPartCut(composite) ? AzureKeys.keyPart(key) : null));
+                AzureKeys.keyPartCut(composite) ? AzureKeys.keyPart(key) : null,
+                replaces));
       }
     }
     return out;
+  }
+
+  /**
+   * True if an entry that does not match {@code row} (the item as read after the entry, null if
+   * absent) is garbage for good, so that read repair may delete it: the item is no longer the
+   * version the entry's write replaces, so that write either landed and was replaced since or will
+   * never land. While the item is still that version, the write may be between writing its entries
+   * and its item; its entries are then skipped, not deleted.
+   */
+  public static boolean isGarbage(Entry entry, Row row) {
+    if (entry.replaces() == null) {
+      return true;
+    }
+    return !entry.replaces().equals(row == null ? "" : row.etag());
   }
 
   /** True if {@code row} is the current version the entry was written for. */

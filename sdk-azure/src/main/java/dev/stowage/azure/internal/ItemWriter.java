@@ -19,7 +19,9 @@ import java.util.Optional;
  * item with its new nonce, conditional on the version read before, (3) delete the replaced
  * version's entries. A crash after (1) leaves entries whose nonce no item carries; after (2),
  * entries of a version that is gone. Both are skipped and deleted by index queries (read repair),
- * so queries never show a stale item and never miss the current one.
+ * so queries never show a stale item and never miss the current one. The entries of (1) name the
+ * version (2) replaces, so that a query meeting them before (2) lands skips them without deleting
+ * them ({@link IndexEntries#isGarbage}).
  *
  * <p>When the replaced item matters (indexes, or the caller wants it back), an {@link
  * Expectation#ANY} write reads the item and writes conditionally on that version, repeating on a
@@ -68,7 +70,8 @@ public final class ItemWriter {
       check(expect, previous, key);
       Expectation exact = previous.map(r -> Expectation.token(r.etag())).orElse(Expectation.ABSENT);
       String nonce = indexed ? IndexEntries.newNonce() : null;
-      List<IndexEntries.Entry> fresh = IndexEntries.entries(layout, key, item, nonce);
+      List<IndexEntries.Entry> fresh =
+          IndexEntries.entries(layout, key, item, nonce, previous.orElse(null));
       index.write(layout, fresh);
       hook.after(WriteStep.NEW_ENTRIES_WRITTEN);
       String etag;
@@ -80,11 +83,19 @@ public final class ItemWriter {
                 ItemStore.entity(layout, key, item, nonce, previous.orElse(null)),
                 exact);
       } catch (ConditionFailedException raced) {
-        index.deleteQuietly(layout, fresh);
-        if (expect instanceof Expectation.Any) {
-          continue;
+        Optional<Row> now = indexed ? store.get(layout, key) : Optional.empty();
+        if (now.isPresent() && nonce.equals(now.get().nonce())) {
+          // It landed after all: a client below the driver resent the write on its own (an
+          // SDK's retry after a lost response), and the resent request failed on the first
+          // one's effect. Its entries are the item's; deleting them would hide it from the index.
+          etag = now.get().etag();
+        } else {
+          index.deleteQuietly(layout, fresh);
+          if (expect instanceof Expectation.Any) {
+            continue;
+          }
+          throw raced;
         }
-        throw raced;
       }
       hook.after(WriteStep.ITEM_WRITTEN);
       previous.ifPresent(r -> index.deleteQuietly(layout, staleEntries(layout, key, r)));

@@ -67,7 +67,30 @@ public final class Queries {
   private final java.util.Set<TableRef> toldAboutDescending =
       java.util.concurrent.ConcurrentHashMap.newKeySet();
 
+  /**
+   * How old an index entry that does not match its item must be before read repair deletes it
+   * although its item is still the version the entry's write replaced ({@link
+   * IndexEntries#isGarbage}): such an entry's write may be between writing its entries and its
+   * item, or may have crashed there. A write takes seconds between the two; an hour leaves room for
+   * any stall and for the skew between this machine's clock and the service's (which Azure's
+   * request signing already bounds to 15 minutes). Until then the entry is skipped, not deleted.
+   */
+  public static final java.time.Duration REPAIR_GRACE = java.time.Duration.ofHours(1);
+
+  private final java.time.Clock clock;
+
   public Queries(Tables tables, ItemStore store, IndexEntries index, ExecutorService executor) {
+    this(tables, store, index, executor, java.time.Clock.systemUTC());
+  }
+
+  /** With entry ages for read repair told by {@code clock} (see {@link #REPAIR_GRACE}). */
+  public Queries(
+      Tables tables,
+      ItemStore store,
+      IndexEntries index,
+      ExecutorService executor,
+      java.time.Clock clock) {
+    this.clock = clock;
     this.tables = tables;
     this.store = store;
     this.index = index;
@@ -420,7 +443,8 @@ public final class Queries {
   /**
    * Takes pending entries from the head of {@code pending} until {@code items} would hold {@code
    * limit}, reads their items in one go and adds each item whose entry still matches it; an entry
-   * whose item is gone or no longer carries it goes to {@code garbage}, for the caller to delete.
+   * whose item is gone or no longer carries it goes to {@code garbage}, for the caller to delete,
+   * unless its write may still land ({@link IndexEntries#isGarbage}).
    */
   private void readPendingItems(
       TableLayout layout,
@@ -437,12 +461,20 @@ public final class Queries {
     List<Optional<Row>> found = getAll(layout, chunk.stream().map(x -> x.entry().key()).toList());
     for (int i = 0; i < chunk.size(); i++) {
       Row row = found.get(i).orElse(null);
-      if (IndexEntries.matches(il, partition, chunk.get(i).entry(), row)) {
+      Parsed p = chunk.get(i);
+      if (IndexEntries.matches(il, partition, p.entry(), row)) {
         items.add(row.stored());
-      } else {
-        garbage.add(chunk.get(i).raw());
+      } else if (IndexEntries.isGarbage(p.raw(), row) || abandoned(p)) {
+        garbage.add(p.raw());
       }
+      // Otherwise the entry's write may still land its item: skipped, and left to it.
     }
+  }
+
+  /** Whether an entry was written longer than {@link #REPAIR_GRACE} ago (by its Timestamp). */
+  private boolean abandoned(Parsed p) {
+    return p.written() != null
+        && p.written().toInstant().isBefore(clock.instant().minus(REPAIR_GRACE));
   }
 
   /**
@@ -560,17 +592,29 @@ public final class Queries {
     return dropped;
   }
 
-  /** An index row parsed, with the entry it belongs to. */
-  private record Parsed(AzureKeys.IndexEntry entry, IndexEntries.Entry raw) {}
+  /**
+   * An index row parsed, with the entry it belongs to and when the service wrote it (null if the
+   * listing did not say).
+   */
+  private record Parsed(
+      AzureKeys.IndexEntry entry, IndexEntries.Entry raw, java.time.OffsetDateTime written) {}
 
   private static Parsed parse(
       TableLayout layout, IndexLayout il, String pk, TableEntity row, boolean reverse) {
     String composite = composite(row, reverse);
     Object keyPart = row.getProperty(IndexEntries.KEY_PART);
     String k = keyPart instanceof String str ? str : null;
+    Object replaces = row.getProperty(IndexEntries.REPLACES);
     AzureKeys.IndexEntry e = AzureKeys.parseComposite(layout.keySchema(), composite, k);
     return new Parsed(
-        e, new IndexEntries.Entry(il.name(), pk, composite, e.run() == null ? null : k));
+        e,
+        new IndexEntries.Entry(
+            il.name(),
+            pk,
+            composite,
+            e.run() == null ? null : k,
+            replaces instanceof String r ? r : null),
+        row.getTimestamp());
   }
 
   private static String composite(TableEntity row, boolean reverse) {

@@ -7,6 +7,7 @@ import com.azure.data.tables.models.TableTransactionActionType;
 import dev.stowage.ConditionFailedException;
 import dev.stowage.InvalidRequestException;
 import dev.stowage.StowageException;
+import dev.stowage.UnavailableException;
 import dev.stowage.UnsupportedCapabilityException;
 import dev.stowage.item.Key;
 import dev.stowage.spi.Expectation;
@@ -57,7 +58,7 @@ final class Transaction {
       if (op instanceof TxOp.Put put) {
         previous.ifPresent(r -> stale.addAll(ItemWriter.staleEntries(layout, key, r)));
         String nonce = indexed ? IndexEntries.newNonce() : null;
-        fresh.addAll(IndexEntries.entries(layout, key, put.item(), nonce));
+        fresh.addAll(IndexEntries.entries(layout, key, put.item(), nonce, previous.orElse(null)));
         TableEntity e = ItemStore.entity(layout, key, put.item(), nonce, previous.orElse(null));
         actions.add(ItemStore.putAction(e, op.expect()));
         if (mirrored) {
@@ -111,8 +112,13 @@ final class Transaction {
     try {
       client.submitTransaction(actions);
     } catch (RuntimeException e) {
-      index.deleteQuietly(layout, fresh);
-      throw translate(e);
+      StowageException failure = translate(e);
+      // Only a transaction refused for sure leaves its new entries unused. After a lost response
+      // it may have landed, and its items need them; if it did not, read repair reclaims them.
+      if (!(failure instanceof UnavailableException)) {
+        index.deleteQuietly(layout, fresh);
+      }
+      throw failure;
     }
     store.applied(layout, actions);
     index.deleteQuietly(layout, stale);
