@@ -84,6 +84,10 @@ final class Templates {
 
   /** The properties a write must consult, or null when there are none. */
   static Map<String, Object> template(KeySchema schema, Map<String, Object> properties) {
+    // A template of one property (the common case) is a singleton map, which needs no hash code of
+    // the freshly read property name; more properties go into a hash map.
+    String onlyName = null;
+    Object onlyValue = null;
     Map<String, Object> t = null;
     KeyCopies copies = keyCopies(schema);
     String partitionCopy = copies.partition();
@@ -102,13 +106,21 @@ final class Templates {
           || v instanceof UUID
           || name.equals(partitionCopy)
           || name.equals(sortCopy)) {
+        if (onlyName == null) {
+          onlyName = name;
+          onlyValue = v;
+          continue;
+        }
         if (t == null) {
           t = new HashMap<>(4);
+          t.put(onlyName, onlyValue);
         }
-        t.put(e.getKey(), v);
+        t.put(name, v);
       }
     }
-    return t;
+    return t != null
+        ? t
+        : onlyName != null ? java.util.Collections.singletonMap(onlyName, onlyValue) : null;
   }
 
   /**
