@@ -171,46 +171,119 @@ public final class EntityCodec {
    *     attribute (only possible for names the real service refuses)
    */
   public static Item item(KeySchema schema, Key key, Map<String, Object> props) {
+    // Straight into the stored item's arrays (no map in between): a scan decodes every entity it
+    // lists, and items of one table share their names' order, which the stored item recognises
+    // without checking or sorting the names again. An entity the arrays refuse (two properties
+    // for one attribute, a bad name) is decoded again through a map, which reports it exactly.
+    String[] names = new String[props.size() + 2];
+    AttributeValue[] values = new AttributeValue[names.length];
+    String partitionName = schema.partitionName();
+    String sortName = schema.sortName().orElse(null);
+    names[0] = partitionName;
+    values[0] = key.partition();
+    int n = 1;
+    if (sortName != null) {
+      names[1] = sortName;
+      values[1] = key.sortOrNull();
+      n = 2;
+    }
+    for (Map.Entry<String, Object> e : props.entrySet()) {
+      String name = e.getKey();
+      Object v = e.getValue();
+      if (skipped(name, v)) {
+        continue;
+      }
+      String attribute;
+      AttributeValue value;
+      if (name.startsWith(PropertyNames.HASHED) || name.startsWith(PropertyNames.TYPED)) {
+        Map.Entry<String, AttributeValue> decoded = encoded(key, name, v);
+        attribute = decoded.getKey();
+        value = decoded.getValue();
+      } else {
+        attribute = PropertyNames.unescape(name);
+        value = fromNative(v);
+      }
+      if (attribute.equals(partitionName) || attribute.equals(sortName)) {
+        // An application's copy of its key, which must agree with the key (the map path reports
+        // one that does not).
+        if (!value.equals(attribute.equals(partitionName) ? key.partition() : key.sortOrNull())) {
+          return itemByMap(schema, key, props);
+        }
+        continue;
+      }
+      names[n] = attribute;
+      values[n++] = value;
+    }
+    try {
+      return StoredItems.of(names, values, n);
+    } catch (IllegalArgumentException e) {
+      return itemByMap(schema, key, props);
+    }
+  }
+
+  /**
+   * True for properties that are not attributes: the driver's own {@code _0_} ones, the service's
+   * ({@code PartitionKey}, {@code RowKey}, {@code Timestamp}, {@code odata.*}, annotations) and
+   * nulls.
+   */
+  private static boolean skipped(String name, Object v) {
+    return name.startsWith(PropertyNames.INTERNAL)
+        || name.indexOf('.') >= 0
+        || name.indexOf('@') >= 0
+        || name.equals("PartitionKey")
+        || name.equals("RowKey")
+        || name.equals("Timestamp")
+        || v == null;
+  }
+
+  /**
+   * The attribute name and value of a {@code _1_} or {@code _2_} property.
+   *
+   * @throws dev.stowage.IntegrityException if it does not hold a value Stowage wrote
+   */
+  private static Map.Entry<String, AttributeValue> encoded(Key key, String name, Object v) {
+    try {
+      if (name.startsWith(PropertyNames.HASHED)) {
+        return TypedCodec.decodeNamed((byte[]) v);
+      }
+      return new java.util.AbstractMap.SimpleImmutableEntry<>(
+          PropertyNames.unescape(name.substring(PropertyNames.TYPED.length())),
+          TypedCodec.decode((byte[]) v));
+    } catch (RuntimeException ex) {
+      throw new dev.stowage.IntegrityException(
+          "property "
+              + name
+              + " of the entity of "
+              + key
+              + " is not a value Stowage wrote, but names starting with "
+              + PropertyNames.TYPED
+              + " or "
+              + PropertyNames.HASHED
+              + " are reserved for Stowage's encodings",
+          ex);
+    }
+  }
+
+  /**
+   * {@link #item} through a map: slower, but it names the properties behind a refusal (two
+   * properties for one attribute) and refuses bad names exactly as the stored item does.
+   */
+  private static Item itemByMap(KeySchema schema, Key key, Map<String, Object> props) {
     Map<String, AttributeValue> attrs = new LinkedHashMap<>();
     attrs.put(schema.partitionName(), key.partition());
     schema.sortName().ifPresent(s -> attrs.put(s, key.sortOrNull()));
     for (Map.Entry<String, Object> e : props.entrySet()) {
       String name = e.getKey();
       Object v = e.getValue();
-      if (name.startsWith(PropertyNames.INTERNAL)
-          || name.indexOf('.') >= 0
-          || name.indexOf('@') >= 0
-          || name.equals("PartitionKey")
-          || name.equals("RowKey")
-          || name.equals("Timestamp")
-          || v == null) {
+      if (skipped(name, v)) {
         continue;
       }
       String attribute;
       AttributeValue value;
       if (name.startsWith(PropertyNames.HASHED) || name.startsWith(PropertyNames.TYPED)) {
-        try {
-          if (name.startsWith(PropertyNames.HASHED)) {
-            Map.Entry<String, AttributeValue> named = TypedCodec.decodeNamed((byte[]) v);
-            attribute = named.getKey();
-            value = named.getValue();
-          } else {
-            attribute = PropertyNames.unescape(name.substring(PropertyNames.TYPED.length()));
-            value = TypedCodec.decode((byte[]) v);
-          }
-        } catch (RuntimeException ex) {
-          throw new dev.stowage.IntegrityException(
-              "property "
-                  + name
-                  + " of the entity of "
-                  + key
-                  + " is not a value Stowage wrote, but names starting with "
-                  + PropertyNames.TYPED
-                  + " or "
-                  + PropertyNames.HASHED
-                  + " are reserved for Stowage's encodings",
-              ex);
-        }
+        Map.Entry<String, AttributeValue> decoded = encoded(key, name, v);
+        attribute = decoded.getKey();
+        value = decoded.getValue();
       } else {
         attribute = PropertyNames.unescape(name);
         value = fromNative(v);

@@ -84,9 +84,14 @@ final class Templates {
 
   /** The properties a write must consult, or null when there are none. */
   static Map<String, Object> template(KeySchema schema, Map<String, Object> properties) {
+    // A template of one property (the common case) is a singleton map, which needs no hash code of
+    // the freshly read property name; more properties go into a hash map.
+    String onlyName = null;
+    Object onlyValue = null;
     Map<String, Object> t = null;
-    String partitionCopy = PropertyNames.plain(schema.partitionName());
-    String sortCopy = schema.sortName().map(PropertyNames::plain).orElse(null);
+    KeyCopies copies = keyCopies(schema);
+    String partitionCopy = copies.partition();
+    String sortCopy = copies.sort();
     for (Map.Entry<String, Object> e : properties.entrySet()) {
       Object v = e.getValue();
       String name = e.getKey();
@@ -101,13 +106,47 @@ final class Templates {
           || v instanceof UUID
           || name.equals(partitionCopy)
           || name.equals(sortCopy)) {
+        if (onlyName == null) {
+          onlyName = name;
+          onlyValue = v;
+          continue;
+        }
         if (t == null) {
           t = new HashMap<>(4);
+          t.put(onlyName, onlyValue);
         }
-        t.put(e.getKey(), v);
+        t.put(name, v);
       }
     }
-    return t;
+    return t != null
+        ? t
+        : onlyName != null ? java.util.Collections.singletonMap(onlyName, onlyValue) : null;
+  }
+
+  /**
+   * The property names under which an application's copy of each key attribute of {@code schema} is
+   * stored ({@link PropertyNames#plain}; null when there is no sort key or the name is too long for
+   * a property).
+   */
+  private record KeyCopies(KeySchema schema, String partition, String sort) {}
+
+  /**
+   * The key copies of the schema asked for last: every entity read is checked for them, and working
+   * the names out (an identifier check each) cost more than the rest of the check.
+   */
+  private static volatile KeyCopies lastCopies;
+
+  private static KeyCopies keyCopies(KeySchema schema) {
+    KeyCopies c = lastCopies;
+    if (c == null || c.schema() != schema) {
+      c =
+          new KeyCopies(
+              schema,
+              PropertyNames.plain(schema.partitionName()),
+              schema.sortName().map(PropertyNames::plain).orElse(null));
+      lastCopies = c;
+    }
+    return c;
   }
 
   private static String key(TableLayout layout, String pk, String rk) {

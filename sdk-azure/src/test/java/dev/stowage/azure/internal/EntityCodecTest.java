@@ -143,4 +143,44 @@ class EntityCodecTest {
         .isInstanceOf(dev.stowage.IntegrityException.class)
         .hasMessageContaining("'id'");
   }
+
+  @Test
+  void twoPropertiesForOneAttributeAreReportedByName() {
+    Map<String, Object> p = new java.util.LinkedHashMap<>();
+    p.put("_3_a_2e_b", "the escape of a.b");
+    p.put(PropertyNames.typed("a.b"), TypedCodec.encode(AttributeValue.of(1)));
+    for (int i = 0; i < 2; i++) {
+      assertThat(
+              org.assertj.core.api.Assertions.catchThrowable(
+                  () -> EntityCodec.item(KEYS, Key.of("x"), p)))
+          .isInstanceOf(dev.stowage.IntegrityException.class)
+          .hasMessageContaining("two properties standing for attribute 'a.b'");
+    }
+  }
+
+  @Test
+  void entitiesOfOneShapeInAnyOrderReadAsTheirOwnValues() {
+    // The stored item remembers the order names came in: entities of the same names, in the same
+    // and in another order, each read with their own values.
+    for (int i = 0; i < 3; i++) {
+      Map<String, Object> p = new java.util.LinkedHashMap<>();
+      p.put("b", (long) i);
+      p.put("a", "v" + i);
+      p.put("c", i % 2 == 0);
+      assertThat(EntityCodec.item(KEYS, Key.of("k" + i), p))
+          .isEqualTo(
+              Item.builder()
+                  .put("id", "k" + i)
+                  .put("a", "v" + i)
+                  .put("b", i)
+                  .put("c", i % 2 == 0)
+                  .build());
+      Map<String, Object> reversed = new java.util.LinkedHashMap<>();
+      reversed.put("c", i % 2 == 0);
+      reversed.put("a", "v" + i);
+      reversed.put("b", (long) i);
+      assertThat(EntityCodec.item(KEYS, Key.of("k" + i), reversed))
+          .isEqualTo(EntityCodec.item(KEYS, Key.of("k" + i), p));
+    }
+  }
 }

@@ -75,10 +75,8 @@ public final class BatchOps {
     if (writes.isEmpty()) {
       return BatchWriteResult.DONE;
     }
-    Map<Key, WriteOp> byKey = new HashMap<>(writes.size() * 2);
     List<WriteRequest> requests = new ArrayList<>(writes.size());
     for (WriteOp w : writes) {
-      byKey.put(w.key(), w);
       if (w instanceof WriteOp.Put p) {
         requests.add(
             WriteRequest.builder()
@@ -113,6 +111,11 @@ public final class BatchOps {
     List<WriteRequest> left = resp.unprocessedItems().get(physical);
     if (left == null || left.isEmpty()) {
       return BatchWriteResult.DONE;
+    }
+    // Keyed only now: most batches leave nothing unprocessed, and a copy writes many batches.
+    Map<Key, WriteOp> byKey = new HashMap<>(writes.size() * 2);
+    for (WriteOp w : writes) {
+      byKey.put(w.key(), w);
     }
     List<WriteOp> unprocessed = new ArrayList<>(left.size());
     for (WriteRequest r : left) {
