@@ -14,7 +14,10 @@ import java.util.function.Consumer;
  * resumes from the last token with {@link Table#resumeDelete}: a token is reported only once every
  * batch of its page is in, and the next page's batches go out only after the report, so no item
  * before a token is left undeleted, none after it is deleted by the run that reported it, and
- * resumed counts are exact.
+ * resumed counts are exact. A run that fails partway through a page reports once more before it
+ * throws, at the page's start, counting the page's batches that were in: a resumed run reads that
+ * page again without them. (A batch that fails after the store applied some of its deletes, a lost
+ * response, cannot be counted: those items are deleted but uncounted.)
  *
  * <p>A query always names a partition (of the table or of an index), which the backends read in
  * order, so a delete job reads one page at a time; its parallelism is the number of batches sent at

@@ -143,8 +143,13 @@ class JobsTest {
             () ->
                 t.deleteWhere(expired(), new DeleteJob.Options(0, 100, false, reports::add)).run());
     assertThat(thrown).hasMessageContaining("injected batch failure");
+    // The last page report is after two pages; the failed run then reports the failed page's
+    // three batches that are in (75 items), at the same position.
+    assertThat(reports.get(reports.size() - 2).deleted()).isEqualTo(200);
     DeleteJob.Progress last = reports.get(reports.size() - 1);
-    assertThat(last.deleted()).isEqualTo(200);
+    assertThat(last.deleted()).isEqualTo(275);
+    assertThat(last.matched()).isEqualTo(275);
+    assertThat(last.done()).isFalse();
     long remaining = t.queryAll(expired()).count();
     // The failed page's other three batches are in; the fourth page (read meanwhile) is untouched.
     assertThat(remaining).isEqualTo(800 - 75);
@@ -158,7 +163,8 @@ class JobsTest {
     DeleteJob.Progress finished =
         t.resumeDelete(last.resumeToken(), DeleteJob.Options.DEFAULT).run();
     assertThat(finished.done()).isTrue();
-    assertThat(finished.deleted()).isEqualTo(200 + remaining);
+    assertThat(finished.deleted()).as("every deleted item counted once").isEqualTo(1000);
+    assertThat(finished.matched()).isEqualTo(1000);
     assertThat(t.queryAll(expired())).isEmpty();
     assertThat(t.queryAll(Query.index("byStatus").partition(AttributeValue.of("active")).build()))
         .containsExactlyInAnyOrderElementsOf(kept);
@@ -217,24 +223,29 @@ class JobsTest {
               .withProgress(
                   p -> {
                     reports.add(p);
-                    // Every item before the token (items are deleted in "at" order) is gone.
+                    // Every item before the token (items are deleted in "at" order, the token
+                    // at a page's end; a failed run's report counts the failed page's batches
+                    // that are in, at the page's start) is gone.
+                    long position = p.deleted() - p.deleted() % 50;
                     t.queryAll(expired())
-                        .filter(i -> i.getLong("at") < p.deleted())
+                        .filter(i -> i.getLong("at") < position)
                         .forEach(i -> lost.add(p.deleted() + ": " + i.getString("id")));
                   });
       Throwable thrown = catchThrowable(() -> t.deleteWhere(expired(), options).run());
       assertThat(thrown).as("batch %d fails", failAt).hasMessageContaining("injected");
       assertThat(lost).as("items left before a token, batch %d failing", failAt).isEmpty();
       long remaining = t.queryAll(expired()).count();
-      long reported = reports.isEmpty() ? 0 : reports.get(reports.size() - 1).deleted();
-      // The failed page's other batch is in; nothing of a later page is.
-      assertThat(remaining).isEqualTo(300 - reported - 25);
+      long reported = reports.get(reports.size() - 1).deleted();
+      // The failed page's other batch is in, and counted by the failed run's last report;
+      // nothing of a later page is deleted.
+      assertThat(reported % 50).as("batch %d failing", failAt).isEqualTo(25);
+      assertThat(remaining).isEqualTo(300 - reported);
       DeleteJob.Progress finished =
-          reports.isEmpty()
-              ? t.deleteWhere(expired(), DeleteJob.Options.DEFAULT).run()
-              : t.resumeDelete(reports.get(reports.size() - 1).resumeToken(), options).run();
+          t.resumeDelete(reports.get(reports.size() - 1).resumeToken(), options).run();
       assertThat(finished.done()).isTrue();
-      assertThat(finished.deleted()).as("counted once each").isEqualTo(reported + remaining);
+      assertThat(finished.deleted())
+          .as("counted once each, batch %d failing", failAt)
+          .isEqualTo(300);
       assertThat(t.queryAll(expired())).isEmpty();
       assertThat(t.queryAll(Query.index("byStatus").partition(AttributeValue.of("active")).build()))
           .containsExactlyInAnyOrderElementsOf(kept);

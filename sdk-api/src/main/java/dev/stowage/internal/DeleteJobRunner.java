@@ -51,6 +51,8 @@ final class DeleteJobRunner extends JobLoop<DeleteJob.Progress> implements Delet
   private ExecutorService writers;
   // Set when a run ends: batches still queued then are not sent.
   private volatile boolean stopping;
+  // Set when a step failed after deletes of this run landed that no report counted yet.
+  private boolean failedWithDeletes;
 
   DeleteJobRunner(CoreTable t, CursorState state, Options options) {
     // Deletes are paced per batch by the pacer; a dry run by the loop, between pages.
@@ -87,15 +89,41 @@ final class DeleteJobRunner extends JobLoop<DeleteJob.Progress> implements Delet
       next = more ? read(after) : null;
     } else {
       PageInFlight batches = send(page);
+      RuntimeException readFailed = null;
       try {
         next = more ? read(after) : null;
-      } finally {
+      } catch (RuntimeException e) {
+        readFailed = e;
+      }
+      try {
         batches.await();
+      } catch (RuntimeException e) {
+        // The batches that succeeded deleted their items: a run resumed from the last token reads
+        // the page again without them, so they are counted now or never (failedStepProgress
+        // reports them at the page's start).
+        long done = batches.items.get();
+        synchronized (this) {
+          matched += done;
+          deleted += done;
+          matchedThisRun += done;
+          blobs += batches.blobs.get();
+          state = state.withCounts(matched, deleted, blobs);
+          failedWithDeletes = done > 0;
+        }
+        if (readFailed != null) {
+          e.addSuppressed(readFailed);
+        }
+        throw e;
       }
-      deleted += page.items().size();
-      synchronized (this) {
-        blobs += batches.blobs.get();
+      if (readFailed != null) {
+        // Every batch of the page is in: the page is done and reported as such before the read
+        // of the next one fails the run.
+        finishPage(page, after, batches);
+        failedWithDeletes = true;
+        throw readFailed;
       }
+      finishPage(page, after, batches);
+      return !more;
     }
     matched += page.items().size();
     matchedThisRun += page.items().size();
@@ -103,6 +131,17 @@ final class DeleteJobRunner extends JobLoop<DeleteJob.Progress> implements Delet
       state = after.withCounts(matched, deleted, blobs);
     }
     return !more;
+  }
+
+  /** Counts a page whose every batch is in and moves the position past it. */
+  private void finishPage(Pager.Fetched page, CursorState after, PageInFlight batches) {
+    synchronized (this) {
+      deleted += page.items().size();
+      blobs += batches.blobs.get();
+      matched += page.items().size();
+      matchedThisRun += page.items().size();
+      state = after.withCounts(matched, deleted, blobs);
+    }
   }
 
   private CursorState after(Pager.Fetched page) {
@@ -149,6 +188,7 @@ final class DeleteJobRunner extends JobLoop<DeleteJob.Progress> implements Delet
       ops.add(new WriteOp.Delete(t.spec.keySchema().keyOf(s.item())));
     }
     new BatchOps(t).write(ops);
+    page.items.addAndGet(batch.size());
     long released = 0;
     for (StoredItem s : batch) {
       if (s.item().has(OverflowHandler.POINTER_ATTRIBUTE)) {
@@ -163,6 +203,8 @@ final class DeleteJobRunner extends JobLoop<DeleteJob.Progress> implements Delet
   private static final class PageInFlight {
     final List<CompletableFuture<Void>> batches = new ArrayList<>();
     final AtomicLong blobs = new AtomicLong();
+    // Items of the batches whose deletes are in.
+    final AtomicLong items = new AtomicLong();
 
     /** Waits for every batch; the first failure is thrown once all have ended. */
     void await() {
@@ -228,6 +270,15 @@ final class DeleteJobRunner extends JobLoop<DeleteJob.Progress> implements Delet
             .withCounts(matched, deleted, blobs)
             .expiring(t.shared.clock.millis() + Duration.ofDays(7).toMillis());
     return new Progress(matched, deleted, blobs, elapsed, done, t.shared.sealer.seal(token));
+  }
+
+  @Override
+  protected synchronized Progress failedStepProgress(Duration elapsed) {
+    if (!failedWithDeletes) {
+      return null;
+    }
+    failedWithDeletes = false;
+    return progress(elapsed, false);
   }
 
   @Override

@@ -55,6 +55,15 @@ public abstract class JobLoop<P extends JobProgress> implements Job<P> {
   /** Called once when a run ends, however it ends, to release what the run holds. */
   protected void close() {}
 
+  /**
+   * A report to make when {@link #step} failed, before the failure is thrown, or null for none (the
+   * default). A job whose failed step did work that a resumed run cannot see again (deletes that
+   * landed) reports it here, at the same position, so that the last token carries it.
+   */
+  protected P failedStepProgress(Duration elapsed) {
+    return null;
+  }
+
   @Override
   public final P run() {
     startNanos = System.nanoTime();
@@ -67,7 +76,17 @@ public abstract class JobLoop<P extends JobProgress> implements Job<P> {
           notify(p);
           return p;
         }
-        boolean done = step();
+        boolean done;
+        try {
+          done = step();
+        } catch (RuntimeException e) {
+          P p = failedStepProgress(elapsed());
+          if (p != null) {
+            JobLog.progress(name() + " (failed)", target(), false, counts(p));
+            notify(p);
+          }
+          throw e;
+        }
         P p = progress(elapsed(), done);
         JobLog.progress(name(), target(), done, counts(p));
         notify(p);
