@@ -1,5 +1,7 @@
 package dev.stowage.azure;
 
+import static dev.stowage.azure.ByAItems.bin;
+import static dev.stowage.azure.ByAItems.item;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -32,16 +34,13 @@ import dev.stowage.spi.KeyRange;
 import dev.stowage.spi.Position;
 import dev.stowage.spi.QueryResult;
 import dev.stowage.spi.StoredItem;
-import dev.stowage.spi.StoredItems;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.WriteOp;
 import dev.stowage.test.Emulators;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -116,21 +115,6 @@ class PagingAtRunsTest {
   static TableLayout layout(boolean declared) {
     TableLayout l = Layouts.layout("runs", SCHEMA, BY_A);
     return new TableLayout(l.ref(), l.keySchema(), l.indexes(), null, declared);
-  }
-
-  static Item item(String pk, long sk, String a, String b) {
-    Map<String, AttributeValue> m = new HashMap<>();
-    m.put("pk", AttributeValue.of(pk));
-    m.put("sk", AttributeValue.of(sk));
-    m.put("a", AttributeValue.of(a));
-    m.put("b", AttributeValue.of(b));
-    m.put("stowage:ix:byA:p", AttributeValue.of(a.getBytes(StandardCharsets.UTF_8)));
-    m.put("stowage:ix:byA:s", AttributeValue.of(b.getBytes(StandardCharsets.UTF_8)));
-    return StoredItems.of(m);
-  }
-
-  static KeyValue bin(String s) {
-    return AttributeValue.of(s.getBytes(StandardCharsets.UTF_8));
   }
 
   static KeyValue num(long n) {

@@ -1,5 +1,6 @@
 package dev.stowage.azure;
 
+import static dev.stowage.azure.ByAItems.bin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.azure.core.http.policy.FixedDelayOptions;
@@ -10,22 +11,16 @@ import dev.stowage.IndexSpec;
 import dev.stowage.KeySchema;
 import dev.stowage.azure.internal.WriteStep;
 import dev.stowage.item.AttributeType;
-import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
-import dev.stowage.item.KeyValue;
 import dev.stowage.spi.DriverQuery;
 import dev.stowage.spi.Expectation;
 import dev.stowage.spi.KeyRange;
 import dev.stowage.spi.StoredItem;
-import dev.stowage.spi.StoredItems;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.WriteOp;
 import dev.stowage.test.Emulators;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -78,18 +73,7 @@ class ReadRepairRaceTest {
   }
 
   static Item item(String pk, String a, String b) {
-    Map<String, AttributeValue> m = new HashMap<>();
-    m.put("pk", AttributeValue.of(pk));
-    m.put("sk", AttributeValue.of(1));
-    m.put("a", AttributeValue.of(a));
-    m.put("b", AttributeValue.of(b));
-    m.put("stowage:ix:byA:p", AttributeValue.of(a.getBytes(StandardCharsets.UTF_8)));
-    m.put("stowage:ix:byA:s", AttributeValue.of(b.getBytes(StandardCharsets.UTF_8)));
-    return StoredItems.of(m);
-  }
-
-  static KeyValue bin(String s) {
-    return AttributeValue.of(s.getBytes(StandardCharsets.UTF_8));
+    return ByAItems.item(pk, 1, a, b);
   }
 
   /** The pk/b of every item an index query of partition {@code a} returns, both ways. */

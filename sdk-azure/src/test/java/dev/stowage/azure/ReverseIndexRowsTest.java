@@ -1,5 +1,7 @@
 package dev.stowage.azure;
 
+import static dev.stowage.azure.ByAItems.bin;
+import static dev.stowage.azure.ByAItems.item;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -87,21 +89,6 @@ class ReverseIndexRowsTest {
   static TableLayout layout(KeySchema schema, boolean declared) {
     TableLayout l = Layouts.layout("rev", schema, BY_A);
     return new TableLayout(l.ref(), l.keySchema(), l.indexes(), null, declared);
-  }
-
-  static Item item(String pk, long sk, String a, String b) {
-    Map<String, AttributeValue> m = new HashMap<>();
-    m.put("pk", AttributeValue.of(pk));
-    m.put("sk", AttributeValue.of(sk));
-    m.put("a", AttributeValue.of(a));
-    m.put("b", AttributeValue.of(b));
-    m.put("stowage:ix:byA:p", AttributeValue.of(a.getBytes(StandardCharsets.UTF_8)));
-    m.put("stowage:ix:byA:s", AttributeValue.of(b.getBytes(StandardCharsets.UTF_8)));
-    return StoredItems.of(m);
-  }
-
-  static KeyValue bin(String s) {
-    return AttributeValue.of(s.getBytes(StandardCharsets.UTF_8));
   }
 
   static List<Key> queryAll(

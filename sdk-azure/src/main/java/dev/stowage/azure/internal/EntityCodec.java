@@ -193,16 +193,9 @@ public final class EntityCodec {
       if (skipped(name, v)) {
         continue;
       }
-      String attribute;
-      AttributeValue value;
-      if (name.startsWith(PropertyNames.HASHED) || name.startsWith(PropertyNames.TYPED)) {
-        Map.Entry<String, AttributeValue> decoded = encoded(key, name, v);
-        attribute = decoded.getKey();
-        value = decoded.getValue();
-      } else {
-        attribute = PropertyNames.unescape(name);
-        value = fromNative(v);
-      }
+      Map.Entry<String, AttributeValue> decoded = property(key, name, v);
+      String attribute = decoded.getKey();
+      AttributeValue value = decoded.getValue();
       if (attribute.equals(partitionName) || attribute.equals(sortName)) {
         // An application's copy of its key, which must agree with the key (the map path reports
         // one that does not).
@@ -264,6 +257,14 @@ public final class EntityCodec {
     }
   }
 
+  /** The attribute and value a stored property holds. */
+  private static Map.Entry<String, AttributeValue> property(Key key, String name, Object v) {
+    if (name.startsWith(PropertyNames.HASHED) || name.startsWith(PropertyNames.TYPED)) {
+      return encoded(key, name, v);
+    }
+    return Map.entry(PropertyNames.unescape(name), fromNative(v));
+  }
+
   /**
    * {@link #item} through a map: slower, but it names the properties behind a refusal (two
    * properties for one attribute) and refuses bad names exactly as the stored item does.
@@ -278,16 +279,9 @@ public final class EntityCodec {
       if (skipped(name, v)) {
         continue;
       }
-      String attribute;
-      AttributeValue value;
-      if (name.startsWith(PropertyNames.HASHED) || name.startsWith(PropertyNames.TYPED)) {
-        Map.Entry<String, AttributeValue> decoded = encoded(key, name, v);
-        attribute = decoded.getKey();
-        value = decoded.getValue();
-      } else {
-        attribute = PropertyNames.unescape(name);
-        value = fromNative(v);
-      }
+      Map.Entry<String, AttributeValue> decoded = property(key, name, v);
+      String attribute = decoded.getKey();
+      AttributeValue value = decoded.getValue();
       if (schema.isKeyAttribute(attribute)) {
         // Applications often keep a copy of a key in a property; it must agree with the key.
         if (!value.equals(attrs.get(attribute))) {

@@ -1,0 +1,34 @@
+package dev.stowage.azure;
+
+import dev.stowage.item.AttributeValue;
+import dev.stowage.item.Item;
+import dev.stowage.item.KeyValue;
+import dev.stowage.spi.StoredItems;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Stored items of the index tests' tables (key {@code pk}/{@code sk}, index {@code byA} on {@code
+ * a} and {@code b}), as the core hands them to the driver: with the index's synthesized partition
+ * and sort attributes.
+ */
+final class ByAItems {
+  private ByAItems() {}
+
+  static Item item(String pk, long sk, String a, String b) {
+    Map<String, AttributeValue> m = new HashMap<>();
+    m.put("pk", AttributeValue.of(pk));
+    m.put("sk", AttributeValue.of(sk));
+    m.put("a", AttributeValue.of(a));
+    m.put("b", AttributeValue.of(b));
+    m.put("stowage:ix:byA:p", AttributeValue.of(a.getBytes(StandardCharsets.UTF_8)));
+    m.put("stowage:ix:byA:s", AttributeValue.of(b.getBytes(StandardCharsets.UTF_8)));
+    return StoredItems.of(m);
+  }
+
+  /** A binary key value of the UTF-8 bytes of {@code s}, as the index's synthesized values are. */
+  static KeyValue bin(String s) {
+    return AttributeValue.of(s.getBytes(StandardCharsets.UTF_8));
+  }
+}
