@@ -15,11 +15,14 @@ import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.WriteResult;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.NavigableSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ConcurrentSkipListSet;
@@ -465,6 +468,9 @@ final class MemoryTable {
               new IndexEntry(q.exclusiveStart().indexSort(), q.exclusiveStart().key()), false);
     }
     List<StoredItem> matched = new ArrayList<>();
+    // An overwrite that moves an item within this partition enters its new entry before it leaves
+    // the old one, so a walk meanwhile can meet its slot at both: the page holds it once.
+    Set<Slot> seen = Collections.newSetFromMap(new IdentityHashMap<>());
     boolean more = false;
     for (Map.Entry<IndexEntry, Slot> e : part.entrySet()) {
       KeyValue sort = e.getKey().sort();
@@ -474,6 +480,9 @@ final class MemoryTable {
       StoredItem s = e.getValue().stored;
       if (s == null) {
         continue; // deleted since the walk passed its entry
+      }
+      if (!seen.add(e.getValue())) {
+        continue;
       }
       if (matched.size() == q.limit()) {
         more = true;

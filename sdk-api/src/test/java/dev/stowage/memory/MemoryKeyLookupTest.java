@@ -372,6 +372,43 @@ class MemoryKeyLookupTest {
   }
 
   /**
+   * An overwrite that moves an item within an index partition enters its new entry before it leaves
+   * the old one (so a reader never misses an item that stays in the partition), and a query that
+   * walks past both meanwhile meets the item's slot twice: it returns the item once.
+   */
+  @Test
+  void anIndexPageHoldsAnItemOnceWhileAnOverwriteMovesIt() throws Exception {
+    for (int i = 0; i < 20; i++) {
+      table.put(item(BigDecimal.valueOf(100 + i), "g", 2, "still " + i));
+    }
+    table.put(item(BigDecimal.ONE, "g", 1, "moving"));
+    AtomicBoolean done = new AtomicBoolean();
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<String> reader =
+          pool.submit(
+              () -> {
+                for (long reads = 0; !done.get() || reads < 1000; reads++) {
+                  List<String> notes = notesByGroup("g");
+                  if (notes.size() != new java.util.HashSet<>(notes).size()) {
+                    return "a page with an item twice: " + notes;
+                  }
+                }
+                return null;
+              });
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+      for (long v = 0; System.nanoTime() < deadline && !reader.isDone(); v++) {
+        table.put(item(BigDecimal.ONE, "g", v % 2 == 0 ? 3 : 1, "moving"));
+      }
+      done.set(true);
+      assertThat(reader.get(30, TimeUnit.SECONDS)).isNull();
+    } finally {
+      done.set(true);
+      pool.shutdownNow();
+    }
+  }
+
+  /**
    * A table dropped and created again under the same name starts a new history: a token read from
    * the dropped table's item is not the token of an item written into the new one, so a
    * compare-and-set made with it fails instead of overwriting an item its writer never read.
