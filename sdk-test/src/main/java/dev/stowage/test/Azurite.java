@@ -53,37 +53,38 @@ public final class Azurite {
         EmulatorFiles.azuriteScript("stowage.azurite", "STOWAGE_AZURITE")
             .orElseThrow(() -> new EmulatorStartException("Azurite was not found. " + INSTALL));
     String node = System.getProperty("stowage.node", "node");
-    int blob = Ports.free();
-    int table = Ports.free();
     // The azurite command also starts the queue service; without a port of its own it takes the
     // fixed default 10001 and fails whenever another Azurite runs on the machine.
-    int queue = Ports.free();
-    List<String> command =
-        List.of(
-            node,
-            "-e",
-            WRAPPER,
-            script.toString(),
-            "--silent",
-            "--inMemoryPersistence",
-            "--blobHost",
-            "127.0.0.1",
-            "--blobPort",
-            String.valueOf(blob),
-            "--tableHost",
-            "127.0.0.1",
-            "--tablePort",
-            String.valueOf(table),
-            "--queueHost",
-            "127.0.0.1",
-            "--queuePort",
-            String.valueOf(queue),
-            "--skipApiVersionCheck",
-            "--disableTelemetry");
-    ChildProcess p = ChildProcess.start("Azurite", command, INSTALL);
-    p.awaitReady(
-        () -> Ports.listening(blob) && Ports.listening(table), Duration.ofSeconds(60), INSTALL);
-    return new Azurite(p, blob, table);
+    ChildProcess p =
+        ChildProcess.startOnFreePorts(
+            "Azurite",
+            3,
+            ports ->
+                List.of(
+                    node,
+                    "-e",
+                    WRAPPER,
+                    script.toString(),
+                    "--silent",
+                    "--inMemoryPersistence",
+                    "--blobHost",
+                    "127.0.0.1",
+                    "--blobPort",
+                    String.valueOf(ports[0]),
+                    "--tableHost",
+                    "127.0.0.1",
+                    "--tablePort",
+                    String.valueOf(ports[1]),
+                    "--queueHost",
+                    "127.0.0.1",
+                    "--queuePort",
+                    String.valueOf(ports[2]),
+                    "--skipApiVersionCheck",
+                    "--disableTelemetry"),
+            ports -> Ports.listening(ports[0]) && Ports.listening(ports[1]),
+            Duration.ofSeconds(60),
+            INSTALL);
+    return new Azurite(p, p.ports()[0], p.ports()[1]);
   }
 
   /**

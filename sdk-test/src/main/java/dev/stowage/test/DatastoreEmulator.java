@@ -7,7 +7,6 @@ import com.google.cloud.datastore.DatastoreOptions;
 import dev.stowage.test.internal.ChildProcess;
 import dev.stowage.test.internal.EmulatorFiles;
 import dev.stowage.test.internal.ParentWatch;
-import dev.stowage.test.internal.Ports;
 import java.io.File;
 import java.io.IOException;
 import java.net.HttpURLConnection;
@@ -16,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * A Cloud Datastore emulator as a child process on a free port: Google's Firestore emulator in
@@ -67,17 +67,16 @@ public final class DatastoreEmulator implements AutoCloseable {
                     new EmulatorStartException(
                         "The Firestore emulator (cloud-firestore-emulator.jar) was not found. "
                             + FIRESTORE_INSTALL));
-    int port = Ports.free();
     return start(
         "Firestore emulator",
         jar,
-        List.of(
-            "com.google.cloud.datastore.emulator.firestore.CloudFirestore",
-            "start",
-            "--host=localhost",
-            "--port=" + port,
-            "--database-mode=datastore-mode"),
-        port,
+        port ->
+            List.of(
+                "com.google.cloud.datastore.emulator.firestore.CloudFirestore",
+                "start",
+                "--host=localhost",
+                "--port=" + port,
+                "--database-mode=datastore-mode"),
         true,
         FIRESTORE_INSTALL);
   }
@@ -103,36 +102,44 @@ public final class DatastoreEmulator implements AutoCloseable {
                     new EmulatorStartException(
                         "The Datastore emulator (CloudDatastore.jar) was not found. "
                             + LEGACY_INSTALL));
-    int port = Ports.free();
     return start(
         "Datastore emulator",
         jar,
-        List.of(
-            "com.google.cloud.datastore.emulator.CloudDatastore",
-            "start",
-            "--host=localhost",
-            "--port=" + port,
-            "--testing",
-            "--require_indexes",
-            "--index_file=" + indexYaml.toAbsolutePath()),
-        port,
+        port ->
+            List.of(
+                "com.google.cloud.datastore.emulator.CloudDatastore",
+                "start",
+                "--host=localhost",
+                "--port=" + port,
+                "--testing",
+                "--require_indexes",
+                "--index_file=" + indexYaml.toAbsolutePath()),
         false,
         LEGACY_INSTALL);
   }
 
   private static DatastoreEmulator start(
-      String name, Path jar, List<String> mainAndArgs, int port, boolean shared, String hint) {
-    List<String> command = new ArrayList<>();
-    command.add(EmulatorFiles.java());
-    command.add("-cp");
-    // The emulator's jar first: when this class comes from a fat jar (a benchmark's), the
-    // libraries bundled there (protobuf among them) must not shadow the emulator's own copies.
-    command.add(jar + File.pathSeparator + EmulatorFiles.ownCodeSource());
-    command.add(ParentWatch.class.getName());
-    command.addAll(mainAndArgs);
-    ChildProcess p = ChildProcess.start(name, command, hint);
-    p.awaitReady(() -> answers(port), Duration.ofSeconds(60), hint);
-    return new DatastoreEmulator(p, port, shared);
+      String name, Path jar, IntFunction<List<String>> mainAndArgs, boolean shared, String hint) {
+    ChildProcess p =
+        ChildProcess.startOnFreePorts(
+            name,
+            1,
+            ports -> {
+              List<String> command = new ArrayList<>();
+              command.add(EmulatorFiles.java());
+              command.add("-cp");
+              // The emulator's jar first: when this class comes from a fat jar (a benchmark's),
+              // the libraries bundled there (protobuf among them) must not shadow the emulator's
+              // own copies.
+              command.add(jar + File.pathSeparator + EmulatorFiles.ownCodeSource());
+              command.add(ParentWatch.class.getName());
+              command.addAll(mainAndArgs.apply(ports[0]));
+              return command;
+            },
+            ports -> answers(ports[0]),
+            Duration.ofSeconds(60),
+            hint);
+    return new DatastoreEmulator(p, p.ports()[0], shared);
   }
 
   /**

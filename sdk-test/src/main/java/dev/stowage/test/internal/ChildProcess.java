@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * An emulator running as a child process, its output in a log file. Its standard input stays an
@@ -22,11 +24,13 @@ public final class ChildProcess {
   private final Path log;
   private final Thread hook;
   private final OutputStream stdin;
+  private final int[] ports;
 
-  private ChildProcess(String name, Process process, Path log) {
+  private ChildProcess(String name, Process process, Path log, int[] ports) {
     this.name = name;
     this.process = process;
     this.log = log;
+    this.ports = ports;
     this.stdin = process.getOutputStream();
     this.hook = new Thread(this::kill, "stop-" + name);
     Runtime.getRuntime().addShutdownHook(hook);
@@ -34,6 +38,38 @@ public final class ChildProcess {
 
   /** Starts {@code command}, its output going to a log file named after {@code name}. */
   public static ChildProcess start(String name, List<String> command, String installHint) {
+    return start(name, command, installHint, new int[0]);
+  }
+
+  /**
+   * Starts the command built for {@code portCount} fresh ports and waits until {@code ready} holds
+   * for them. A port is free when chosen but only bound when the child starts; a child that exits
+   * because another process bound one of its ports in between is started again on new ports, three
+   * times at most.
+   */
+  public static ChildProcess startOnFreePorts(
+      String name,
+      int portCount,
+      Function<int[], List<String>> command,
+      Predicate<int[]> ready,
+      Duration timeout,
+      String installHint) {
+    for (int attempt = 1; ; attempt++) {
+      int[] ports = Ports.free(portCount);
+      ChildProcess p = start(name, command.apply(ports), installHint, ports);
+      try {
+        p.awaitReady(() -> ready.test(ports), timeout, installHint);
+        return p;
+      } catch (EmulatorStartException e) {
+        if (attempt >= 3 || !p.lostAPort()) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private static ChildProcess start(
+      String name, List<String> command, String installHint, int[] ports) {
     Path log = logFile(name);
     try {
       Process p =
@@ -41,7 +77,7 @@ public final class ChildProcess {
               .redirectErrorStream(true)
               .redirectOutput(log.toFile())
               .start();
-      return new ChildProcess(name, p, log);
+      return new ChildProcess(name, p, log, ports);
     } catch (IOException e) {
       throw new EmulatorStartException(
           "could not start " + name + " (" + e.getMessage() + "). " + installHint, e);
@@ -54,8 +90,10 @@ public final class ChildProcess {
     while (!ready.getAsBoolean()) {
       if (!process.isAlive()) {
         stop(Duration.ZERO);
+        String why =
+            lostAPort() ? "another process bound a port it was given before it could" : installHint;
         throw new EmulatorStartException(
-            name + " exited with " + process.exitValue() + ". " + installHint + "\n" + tail());
+            name + " exited with " + process.exitValue() + ". " + why + "\n" + tail());
       }
       if (System.nanoTime() > deadline) {
         stop(Duration.ZERO);
@@ -69,6 +107,21 @@ public final class ChildProcess {
         stop(Duration.ZERO);
         throw new EmulatorStartException("interrupted while starting " + name, e);
       }
+    }
+  }
+
+  /** The ports it was started on by {@link #startOnFreePorts}, in the order it was given them. */
+  public int[] ports() {
+    return ports.clone();
+  }
+
+  /** True if the child's log says it could not bind a port because another process had it. */
+  boolean lostAPort() {
+    try {
+      String text = Files.readString(log);
+      return text.contains("EADDRINUSE") || text.contains("Address already in use");
+    } catch (IOException e) {
+      return false;
     }
   }
 
