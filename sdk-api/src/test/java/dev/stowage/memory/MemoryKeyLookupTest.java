@@ -433,6 +433,30 @@ class MemoryKeyLookupTest {
     driver.close();
   }
 
+  /**
+   * Closing the driver removes every table, as dropping each would: a test fixture that closes it
+   * and creates its tables again must not see a compare-and-set with a token from before succeed.
+   */
+  @Test
+  void aTokenFromBeforeCloseMatchesNoItemWrittenAfter() {
+    MemoryDriver driver = MemoryDriver.create();
+    TableLayout layout = new TableLayout(new TableRef("", "reopened"), KEYS, List.of());
+    driver.ensureTable(layout);
+    Item first = Item.builder().put("pk", "p").put("sk", 1).put("v", "old").build();
+    String oldToken = driver.put(layout, first, Expectation.ANY, false).token();
+    driver.close();
+    driver.ensureTable(layout);
+    Item second = Item.builder().put("pk", "p").put("sk", 1).put("v", "new").build();
+    String newToken = driver.put(layout, second, Expectation.ANY, false).token();
+    assertThat(newToken).isNotEqualTo(oldToken);
+    Item third = Item.builder().put("pk", "p").put("sk", 1).put("v", "lost update").build();
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> driver.put(layout, third, Expectation.token(oldToken), false))
+        .isInstanceOf(dev.stowage.ConditionFailedException.class);
+    assertThat(driver.get(layout, Key.of("p", 1), true)).contains(new StoredItem(second, newToken));
+    driver.close();
+  }
+
   @Test
   void equalKeysHashAlike() {
     Key a = Key.of(AttributeValue.of("p"), AttributeValue.of(new BigDecimal("1E+1")));
