@@ -19,6 +19,13 @@ import java.util.function.Consumer;
  * page again without them. (A batch that fails after the store applied some of its deletes, a lost
  * response, cannot be counted: those items are deleted but uncounted.)
  *
+ * <p>Items are deleted as their page read them: the batches carry no condition (no backend's batch
+ * delete takes one), so an item changed between its page's read and its batch so that it no longer
+ * matches is deleted all the same, as a hand-written query-then-batch-delete would delete it. Run a
+ * job over attributes nothing else changes meanwhile (an expiry date, a tenant), or delete items
+ * one by one with {@link Table#delete(dev.stowage.item.Key, WriteOptions)} and a condition where
+ * concurrent writers may make an item stop matching.
+ *
  * <p>A query always names a partition (of the table or of an index), which the backends read in
  * order, so a delete job reads one page at a time; its parallelism is the number of batches sent at
  * once.
