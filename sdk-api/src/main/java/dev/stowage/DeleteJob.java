@@ -23,8 +23,8 @@ import java.util.function.Consumer;
  * delete takes one), so an item changed between its page's read and its batch so that it no longer
  * matches is deleted all the same, as a hand-written query-then-batch-delete would delete it. Run a
  * job over attributes nothing else changes meanwhile (an expiry date, a tenant), or delete items
- * one by one with {@link Table#delete(dev.stowage.item.Key, WriteOptions)} and a condition where
- * concurrent writers may make an item stop matching.
+ * one by one with {@link Table#delete(dev.stowage.item.Key, dev.stowage.query.WriteOptions)} and a
+ * condition where concurrent writers may make an item stop matching.
  *
  * <p>A query always names a partition (of the table or of an index), which the backends read in
  * order, so a delete job reads one page at a time; its parallelism is the number of batches sent at
