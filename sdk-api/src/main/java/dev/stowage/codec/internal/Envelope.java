@@ -146,7 +146,10 @@ public final class Envelope {
       return (flags & FLAG_ENCRYPTED) != 0;
     }
 
-    /** The payload kind: 0 (a serialisation), {@link #KIND_BINARY} or {@link #KIND_STRING}. */
+    /**
+     * The payload kind: 0 (a serialisation), {@link Envelope#KIND_BINARY} or {@link
+     * Envelope#KIND_STRING}.
+     */
     public int payloadKind() {
       return flags & PAYLOAD_KIND;
     }
