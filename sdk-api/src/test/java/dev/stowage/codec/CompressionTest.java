@@ -44,10 +44,11 @@ class CompressionTest {
     AttributeValue random = AttributeValue.of(noise);
     assertThat(Codecs.defaults().encode("t", KEY, "a", AttributePolicy.COMPRESSED, random))
         .isSameAs(random);
-    // Encrypted: incompressible payloads are encrypted without the compressed flag.
+    // Encrypted: incompressible payloads are encrypted without the compressed flag (a binary value
+    // as its own bytes, payload kind 08).
     Codecs enc = TestKeys.codecs(TestKeys.fresh());
     byte[] env = bytes(enc.encode("t", KEY, "a", AttributePolicy.COMPRESSED_AND_ENCRYPTED, random));
-    assertThat(env[3]).isEqualTo((byte) 0x02);
+    assertThat(env[3]).isEqualTo((byte) 0x0A);
     byte[] packed =
         bytes(
             enc.encode(

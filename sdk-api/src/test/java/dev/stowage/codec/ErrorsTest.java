@@ -44,9 +44,16 @@ class ErrorsTest {
     assertThatThrownBy(() -> decode(0xF5, 0x53, 0x02, 0x00, 1, 2, 3, 4, 5))
         .isInstanceOf(IntegrityException.class)
         .hasMessageContaining("unknown envelope format version 2");
-    assertThatThrownBy(() -> decode(0xF5, 0x53, 0x01, 0x10, 1, 2, 3, 4, 5))
+    assertThatThrownBy(() -> decode(0xF5, 0x53, 0x01, 0x20, 1, 2, 3, 4, 5))
         .isInstanceOf(IntegrityException.class)
         .hasMessageContaining("unknown envelope flags");
+    assertThatThrownBy(() -> decode(0xF5, 0x53, 0x01, 0x80, 1, 2, 3, 4, 5))
+        .isInstanceOf(IntegrityException.class)
+        .hasMessageContaining("unknown envelope flags");
+    // A payload kind (flags bits 3-4) exists only on encrypted, uncompressed envelopes.
+    assertThatThrownBy(() -> decode(0xF5, 0x53, 0x01, 0x10, 1, 2, 3, 4, 5))
+        .isInstanceOf(IntegrityException.class)
+        .hasMessageContaining("payload kind");
     assertThatThrownBy(() -> decode(0xF5, 0x53, 0x01, 0x04, 7, 1, 2, 3, 4, 5))
         .isInstanceOf(IntegrityException.class)
         .hasMessageContaining("dictionary without compression");

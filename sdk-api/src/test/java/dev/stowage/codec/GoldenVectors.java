@@ -26,6 +26,13 @@ import java.util.Map;
  */
 final class GoldenVectors {
   static final String FILE = "/codec/golden-v1.txt";
+
+  /**
+   * Vectors of the payload kinds (binary and string values encrypted as their own bytes), added to
+   * version 1 after {@link #FILE}, which holds the same kinds of values in their serialised form.
+   */
+  static final String KINDS_FILE = "/codec/golden-v1-payload-kinds.txt";
+
   static final String DICTIONARY = "/codec/golden-dictionary-300.txt";
   private static final HexFormat HEX = HexFormat.of();
 
@@ -148,6 +155,57 @@ final class GoldenVectors {
     return v;
   }
 
+  /** The cases of {@link #KINDS_FILE}, without envelopes. */
+  static List<Vector> payloadKindCases() {
+    byte[] bytes = new byte[300];
+    for (int i = 0; i < bytes.length; i++) {
+      bytes[i] = (byte) (i * 7);
+    }
+    bytes[0] = (byte) 0xF5;
+    bytes[1] = 0x53;
+    Key strKey = Key.of("order#1");
+    Key numSort = Key.of(AttributeValue.of("customer#9"), AttributeValue.of(42));
+    Key binKey = Key.of((KeyValue) AttributeValue.of(new byte[] {9, 8, 7}));
+    List<Vector> v = new ArrayList<>();
+    v.add(
+        c(
+            "encrypted-binary-bytes",
+            "blobs",
+            numSort,
+            "photo",
+            AttributePolicy.ENCRYPTED,
+            AttributeValue.of(bytes),
+            false));
+    v.add(
+        c(
+            "encrypted-empty-binary-bytes",
+            "blobs",
+            strKey,
+            "empty",
+            AttributePolicy.ENCRYPTED,
+            AttributeValue.of(new byte[0]),
+            false));
+    v.add(
+        c(
+            "encrypted-string-utf8",
+            "people",
+            strKey,
+            "ssn",
+            AttributePolicy.ENCRYPTED,
+            AttributeValue.of("078-05-1120 Ada Lovelace ✓ \uD83D\uDE00"),
+            false));
+    v.add(
+        c(
+            "compressed-encrypted-incompressible-binary-bytes",
+            "blobs",
+            binKey,
+            "sig",
+            AttributePolicy.COMPRESSED_AND_ENCRYPTED,
+            AttributeValue.of(Bytes.of(new byte[] {3, 1, 4, 1, 5, 9, 2, 6})),
+            false));
+    return v;
+  }
+
   private static Vector c(
       String name,
       String table,
@@ -245,11 +303,14 @@ final class GoldenVectors {
         Boolean.parseBoolean(f.get("deterministic")));
   }
 
-  /** Generates the vector file once: {@code GoldenVectors <path>}. */
+  /**
+   * Generates a vector file once: {@code GoldenVectors v1 <path>} wrote {@link #FILE}, {@code
+   * GoldenVectors kinds <path>} {@link #KINDS_FILE}.
+   */
   public static void main(String[] args) throws IOException {
     Codecs codecs = codecs();
     List<Vector> done = new ArrayList<>();
-    for (Vector x : cases()) {
+    for (Vector x : args[0].equals("kinds") ? payloadKindCases() : cases()) {
       AttributeValue stored =
           codecs.encode(x.table(), x.key(), x.attribute(), x.policy(), x.value());
       byte[] env = ((BinaryValue) stored).value().toByteArray();
@@ -264,6 +325,6 @@ final class GoldenVectors {
               env,
               x.deterministic()));
     }
-    Files.writeString(Path.of(args[0]), format(done));
+    Files.writeString(Path.of(args[1]), format(done));
   }
 }

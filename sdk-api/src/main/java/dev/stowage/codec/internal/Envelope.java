@@ -28,8 +28,23 @@ public final class Envelope {
   /** Flag: a dictionary id follows the flags and the zstd frame was made with that dictionary. */
   public static final int FLAG_DICTIONARY = 0x04;
 
+  /**
+   * The payload kind, bits 3-4 of the flags: 0 when the payload is the value's serialisation, else
+   * {@link #KIND_BINARY} or {@link #KIND_STRING}. Only encrypted, uncompressed envelopes carry a
+   * kind: their payload then goes to Tink as the value's own bytes, without a serialisation copied
+   * in front of it.
+   */
+  public static final int PAYLOAD_KIND = 0x18;
+
+  /** Payload kind: the payload is a binary value's bytes. */
+  public static final int KIND_BINARY = 0x08;
+
+  /** Payload kind: the payload is a string value's UTF-8 encoding. */
+  public static final int KIND_STRING = 0x10;
+
   /** Every flag version 1 defines; any other bit set is an integrity error. */
-  public static final int KNOWN_FLAGS = FLAG_COMPRESSED | FLAG_ENCRYPTED | FLAG_DICTIONARY;
+  public static final int KNOWN_FLAGS =
+      FLAG_COMPRESSED | FLAG_ENCRYPTED | FLAG_DICTIONARY | PAYLOAD_KIND;
 
   /** Bytes of the trailing CRC-32C on envelopes that are not encrypted. */
   public static final int CRC_LENGTH = 4;
@@ -130,6 +145,14 @@ public final class Envelope {
     public boolean encrypted() {
       return (flags & FLAG_ENCRYPTED) != 0;
     }
+
+    /**
+     * The payload kind: 0 (a serialisation), {@link Envelope#KIND_BINARY} or {@link
+     * Envelope#KIND_STRING}.
+     */
+    public int payloadKind() {
+      return flags & PAYLOAD_KIND;
+    }
   }
 
   /**
@@ -154,6 +177,17 @@ public final class Envelope {
     boolean dict = (flags & FLAG_DICTIONARY) != 0;
     if (dict && (flags & FLAG_COMPRESSED) == 0) {
       throw new FormatException("envelope flags name a dictionary without compression");
+    }
+    int kind = flags & PAYLOAD_KIND;
+    if (kind == PAYLOAD_KIND) {
+      throw new FormatException(
+          "unknown envelope payload kind in flags 0x" + Integer.toHexString(flags));
+    }
+    if (kind != 0 && (flags & (FLAG_ENCRYPTED | FLAG_COMPRESSED)) != FLAG_ENCRYPTED) {
+      throw new FormatException(
+          "envelope flags 0x"
+              + Integer.toHexString(flags)
+              + " give a payload kind to an envelope that is not encrypted or is compressed");
     }
     int pos = FIXED_HEADER;
     long id = 0;

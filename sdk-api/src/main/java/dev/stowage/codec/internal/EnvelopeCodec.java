@@ -87,19 +87,17 @@ public final class EnvelopeCodec {
               + " with Codecs.builder().keys(KeyProvider.ofKeyset(...)) (or"
               + " KeyProvider.ofKmsEncryptedKeyset / ofCleartextJsonKeysetFile for tests)");
     }
+    // A string or binary value is compressed where its bytes lie, behind its serialisation header,
+    // rather than copied behind it first; encrypted uncompressed, it is its own bytes.
+    Serial.Split value = Serial.split(plain);
     if (policy.encrypted() && !policy.compressed()) {
-      // The common encrypted case: the value's serialisation is the payload, in one array.
-      byte[] payload = Serial.serialize(plain);
-      BinaryValue stored = seal(table, key, attribute, payload, Envelope.FLAG_ENCRYPTED, 0);
+      BinaryValue stored = sealUncompressed(table, key, attribute, value);
       if (sizes != null) {
-        sizes.encoded(payload.length, stored.value().size());
+        sizes.encoded(value.size(), stored.value().size());
       }
       return stored;
     }
     int dictionary = policy.compressed() ? writeDictionaries.getOrDefault(attribute, 0) : 0;
-    // A string or binary value is compressed where its bytes lie, behind its serialisation header,
-    // rather than copied behind it first.
-    Serial.Split value = Serial.split(plain);
     AttributeValue stored =
         policy.encrypted()
             ? compressedAndEncrypted(table, key, attribute, value, dictionary)
@@ -129,7 +127,23 @@ public final class EnvelopeCodec {
             dictionary);
       }
     }
-    return seal(table, key, attribute, Serial.join(value), Envelope.FLAG_ENCRYPTED, 0);
+    return sealUncompressed(table, key, attribute, value);
+  }
+
+  /**
+   * An encrypted envelope without compression. A string's or binary value's payload is its own
+   * bytes, marked by the payload kind in the header (bound through the associated data like every
+   * header byte), so no serialisation is copied together before Tink: a binary value's backing
+   * array goes to Tink as it is. Any other value's payload is its serialisation.
+   */
+  private BinaryValue sealUncompressed(
+      String table, Key key, String attribute, Serial.Split value) {
+    int tag = Serial.flatTag(value);
+    int kind =
+        tag == Serial.BINARY_TAG
+            ? Envelope.KIND_BINARY
+            : tag == Serial.STRING_TAG ? Envelope.KIND_STRING : 0;
+    return seal(table, key, attribute, Serial.body(value), Envelope.FLAG_ENCRYPTED | kind, 0);
   }
 
   /**
@@ -291,7 +305,12 @@ public final class EnvelopeCodec {
       byte[] serial = zstd.decompress(payload, 0, payload.length, h.dictionaryId());
       return Serial.deserialize(serial, 0, serial.length);
     }
-    return Serial.deserialize(payload, 0, payload.length);
+    return switch (h.payloadKind()) {
+      // Tink's plaintext is a fresh array nobody else holds: the value shares it.
+      case Envelope.KIND_BINARY -> AttributeValue.of(BytesAccess.wrap(payload, 0, payload.length));
+      case Envelope.KIND_STRING -> AttributeValue.of(Serial.utf8(payload));
+      default -> Serial.deserialize(payload, 0, payload.length);
+    };
   }
 
   private void checkPlaintextAllowed(

@@ -6,7 +6,11 @@ import dev.stowage.item.AttributeValue;
 import dev.stowage.item.AttributeValue.BinaryValue;
 import dev.stowage.item.AttributeValue.StringValue;
 import dev.stowage.item.Bytes;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Value serialisation for envelope payloads ({@link ValueWire}) with a copy-free path for the two
@@ -24,7 +28,7 @@ final class Serial {
    * {@code ValueWire.encode(v)}, byte for byte, for callers that only read it. A string or binary
    * value is written straight into an exactly sized array; a binary value that Stowage decoded from
    * its serialisation, and that still shares that array (see {@link #deserialize}), returns the
-   * array itself: re-encrypting a value read from an envelope then copies nothing.
+   * array itself.
    */
   static byte[] serialize(AttributeValue v) {
     if (v instanceof BinaryValue b) {
@@ -66,17 +70,6 @@ final class Serial {
     return true;
   }
 
-  /** The two parts of a {@link Split} joined into one array; a whole body is returned as is. */
-  static byte[] join(Split split) {
-    if (split.headLength() == 0 && split.offset() == 0 && split.length() == split.body().length) {
-      return split.body();
-    }
-    byte[] out = new byte[split.size()];
-    System.arraycopy(split.body(), split.offset(), out, split.headLength(), split.length());
-    System.arraycopy(split.head(), 0, out, 0, split.headLength());
-    return out;
-  }
-
   /** Longest serialisation header of a top-level string or binary value: tag, 5-byte length. */
   static final int MAX_HEAD = 6;
 
@@ -113,6 +106,57 @@ final class Serial {
     }
     byte[] whole = ValueWire.encode(v);
     return new Split(NO_HEAD, 0, whole, 0, whole.length);
+  }
+
+  /**
+   * The tag of the value a {@link Split} holds when it is a string or binary value, whose
+   * serialisation is its few header bytes and then its own bytes; 0 for any other value.
+   */
+  static int flatTag(Split split) {
+    return split.headLength() == 0 ? 0 : split.head()[0];
+  }
+
+  /**
+   * The body of a {@link Split} as one whole array: the value's own bytes for a string or binary
+   * value, the whole serialisation for any other. A body that fills its array is that array (a
+   * binary value's backing array, which Tink only reads); a binary value viewing part of an array
+   * is copied out, as Tink takes whole arrays.
+   */
+  static byte[] body(Split split) {
+    byte[] b = split.body();
+    if (split.offset() == 0 && split.length() == b.length) {
+      return b;
+    }
+    return Arrays.copyOfRange(b, split.offset(), split.offset() + split.length());
+  }
+
+  /** Length of the serialisation of a string or binary value of {@code n} bytes. */
+  static int flatSize(int n) {
+    return 1 + varintLength(n) + n;
+  }
+
+  /**
+   * The string whose UTF-8 encoding is {@code b}, checked as {@link ValueWire} checks strings.
+   *
+   * @throws ValueWire.MalformedException if {@code b} is not well-formed UTF-8
+   */
+  static String utf8(byte[] b) {
+    String s = new String(b, StandardCharsets.UTF_8);
+    // The lenient decoder turns malformed input into U+FFFD; only then decode again strictly (the
+    // string may hold U+FFFD itself).
+    if (s.indexOf('\uFFFD') < 0) {
+      return s;
+    }
+    try {
+      return StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(b))
+          .toString();
+    } catch (CharacterCodingException e) {
+      throw new ValueWire.MalformedException("invalid UTF-8 in a string payload", e);
+    }
   }
 
   private static int head(byte[] out, int tag, int length) {

@@ -71,6 +71,12 @@ class DecoderFuzzTest {
         Arbitraries.integers().between(0, 7), Arbitraries.integers().between(0, 255));
   }
 
+  /** None, binary, string, and the undefined fourth value of the payload kind bits. */
+  @Provide
+  Arbitrary<Integer> payloadKinds() {
+    return Arbitraries.of(0, Envelope.KIND_BINARY, Envelope.KIND_STRING, Envelope.PAYLOAD_KIND);
+  }
+
   @Property(tries = 1000)
   void noiseAfterTheMagic(
       @ForAll("noise") byte[] tail, @ForAll("flags") int flags, @ForAll boolean validVersion) {
@@ -100,11 +106,14 @@ class DecoderFuzzTest {
 
   @Property(tries = 500)
   void garbageBehindAGenuineCiphertext(
-      @ForAll("noise") byte[] payload, @ForAll boolean compressedFlag, @ForAll boolean zstdFrame)
+      @ForAll("noise") byte[] payload,
+      @ForAll boolean compressedFlag,
+      @ForAll boolean zstdFrame,
+      @ForAll("payloadKinds") int kind)
       throws GeneralSecurityException {
     byte[] body = zstdFrame ? Zstd.compress(payload) : payload;
     byte[] header = new byte[Envelope.FIXED_HEADER];
-    int flags = Envelope.FLAG_ENCRYPTED | (compressedFlag ? Envelope.FLAG_COMPRESSED : 0);
+    int flags = Envelope.FLAG_ENCRYPTED | (compressedFlag ? Envelope.FLAG_COMPRESSED : 0) | kind;
     Envelope.writeHeader(header, flags, 0);
     byte[] ct = AEAD.encrypt(body, Binding.forRead(header, 0, header.length, "t", KEY, "a"));
     byte[] b = new byte[header.length + ct.length];
