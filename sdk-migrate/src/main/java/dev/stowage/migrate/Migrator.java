@@ -568,14 +568,19 @@ public final class Migrator {
       c.skipped.add(before);
       seg.skipped.add(before);
     }
+    // The segment's first read in this run asks for a short page (see firstPageSize), unless
+    // writes of the page it resumes are recorded: those count positions in a page of pageSize.
+    boolean shortPage = cp == null || !cp.anyWritten(pageStart);
     while (failure.get() == null && !cancelled && !pageStart.equals(end)) {
       String at = pageStart.substring(pageStart.indexOf('@') + 1);
       String checkpoint = at.equals(KeyText.START) ? null : at;
+      int limit = shortPage ? firstPageSize() : pageSize;
+      shortPage = false;
       SegmentPage page =
           retry.call(
               () ->
                   sourceDriver.scanSegment(
-                      sourceLayout, new SegmentScan(segment, pageSize, checkpoint, true)));
+                      sourceLayout, new SegmentScan(segment, limit, checkpoint, true)));
       String thisStart = pageStart;
       String next = page.done() ? end : segment.number() + "@" + page.checkpoint();
       if (cp != null && cp.pageDone(thisStart)) {
@@ -600,6 +605,22 @@ public final class Migrator {
     }
     seg.read = pageStart.equals(end);
   }
+
+  /**
+   * Items the first page each segment reads in a run asks for: {@value #FIRST_PAGE_CALLS} of the
+   * target's calls of copies ({@link StorageDriver#maxBatchWriteCopies}), at most a page. The
+   * segments' first reads run together and arrive at about the same time, and nothing is written
+   * before one arrives; a short first page lets the writers start while the readers go on to full
+   * pages, for one read more per segment. (Whole calls: a target that groups a call's writes into
+   * its own requests fills them as a page of full calls does.)
+   */
+  private int firstPageSize() {
+    int call = Math.max(1, targetDriver.maxBatchWriteCopies(targetLayout));
+    return (int) Math.min(pageSize, (long) FIRST_PAGE_CALLS * call);
+  }
+
+  /** The target's calls of copies a segment's first page in a run holds at most. */
+  private static final int FIRST_PAGE_CALLS = 4;
 
   /**
    * Copies a page of stored source items that the caller read itself (a segment of a {@linkplain
@@ -1374,7 +1395,9 @@ public final class Migrator {
      * × parallelism} pages at most are held in memory at once (pages being read, and pages with
      * batches queued or being written). Larger pages mean fewer scan requests (the Datastore
      * emulator, whose queries cost time proportional to the kind's size, wants 2,000 or more). Keep
-     * it unchanged when resuming.
+     * it unchanged when resuming. The first page each segment reads in a run holds at most four of
+     * the target's calls of copies ({@link StorageDriver#maxBatchWriteCopies}; 100 items into
+     * DynamoDB), so that writing starts while the segments read on.
      */
     public Builder pageSize(int n) {
       if (n < 1 || n > 10_000) {

@@ -15,6 +15,7 @@ import dev.stowage.spi.TableLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -112,6 +113,77 @@ class SegmentedMigrationTest {
     assertThat(target.puts).hasSize(2500);
     assertThat(target.puts.values()).allMatch(n -> n.get() == 1);
     assertThat(b.build().verify().ok()).isTrue();
+  }
+
+  /** Records the limit of every page read, per segment, in order. */
+  static class PageLimits extends SegmentReads {
+    final Map<Integer, List<Integer>> limits = new ConcurrentHashMap<>();
+
+    PageLimits(MemoryDriver delegate) {
+      super(delegate);
+    }
+
+    @Override
+    public SegmentPage scanSegment(TableLayout table, SegmentScan scan) {
+      limits
+          .computeIfAbsent(
+              scan.segment().number(), k -> new java.util.concurrent.CopyOnWriteArrayList<>())
+          .add(scan.limit());
+      return super.scanSegment(table, scan);
+    }
+  }
+
+  @Test
+  void eachSegmentFirstReadsAShortPageUnlessWritesOfThePageItResumesAreRecorded() throws Exception {
+    MemoryDriver memory = MemoryDriver.create();
+    MigratorTest.fill(Stowage.builder(memory).build().ensureTable(MigratorTest.SPEC), 3000);
+    MemoryDriver targetMemory = MemoryDriver.create();
+    int batch = targetMemory.limits().maxBatchWrite(); // also its calls of copies
+    int pageSize = 8 * batch + 3;
+    MigratorTest.RecordingDriver target = new MigratorTest.RecordingDriver(targetMemory);
+    target.failAfterBatches = 30;
+    Path checkpoint = dir.resolve("short.checkpoint");
+    PageLimits first = new PageLimits(memory);
+    Migrator.Builder b =
+        Migrator.builder(MigratorTest.SPEC)
+            .target(target, null, "")
+            .pageSize(pageSize)
+            // One reader and one writer: the crash falls in the fourth page of segment 0 (calls
+            // of 25 writes: 4 in the short first page, 9 in each later one), partly written.
+            .parallelism(1)
+            .segments(3)
+            .checkpoint(checkpoint)
+            .retryPolicy(RetryPolicy.NONE);
+    assertThatThrownBy(() -> b.source(first, null, "").build().run()).hasMessage("simulated crash");
+    assertThat(first.limits).isNotEmpty();
+    for (List<Integer> l : first.limits.values()) {
+      assertThat(l.get(0)).as("a segment's first page in a run").isEqualTo(4 * batch);
+      assertThat(l.subList(1, l.size())).allMatch(n -> n == pageSize);
+    }
+    // Pages with writes recorded but not completed: their segments must read them whole again.
+    List<String> lines = Files.readAllLines(checkpoint);
+    Set<String> done = new java.util.HashSet<>();
+    Set<Integer> partial = new java.util.HashSet<>();
+    lines.stream().filter(l -> l.startsWith("page\t")).forEach(l -> done.add(l.split("\t")[1]));
+    lines.stream()
+        .filter(l -> l.startsWith("writes\t"))
+        .map(l -> l.split("\t")[1])
+        .filter(start -> !done.contains(start))
+        .forEach(start -> partial.add(Integer.parseInt(start.substring(0, start.indexOf('@')))));
+    assertThat(partial).as("the crash left a page partly written").containsExactly(0);
+    int before = target.puts.size();
+
+    target.failAfterBatches = Integer.MAX_VALUE;
+    PageLimits resumed = new PageLimits(memory);
+    Migrator.Report r = b.source(resumed, null, "").build().run();
+    assertThat(resumed.limits).containsOnlyKeys(0, 1, 2);
+    for (Map.Entry<Integer, List<Integer>> e : resumed.limits.entrySet()) {
+      int expected = partial.contains(e.getKey()) ? pageSize : 4 * batch;
+      assertThat(e.getValue().get(0)).as("segment %d resumed", e.getKey()).isEqualTo(expected);
+    }
+    assertThat(r.progress().itemsCopied()).isEqualTo(3000 - before);
+    assertThat(target.puts).hasSize(3000);
+    assertThat(target.puts.values()).as("no item written twice").allMatch(n -> n.get() == 1);
   }
 
   @Test

@@ -76,12 +76,14 @@ public final class BatchOps {
       return BatchWriteResult.DONE;
     }
     List<WriteRequest> requests = new ArrayList<>(writes.size());
+    String[] tokens = Tokens.next(writes.size());
+    int t = 0;
     for (WriteOp w : writes) {
       if (w instanceof WriteOp.Put p) {
         requests.add(
             WriteRequest.builder()
                 .putRequest(
-                    PutRequest.builder().item(Stored.toWrite(p.item(), Tokens.next())).build())
+                    PutRequest.builder().item(Stored.toWrite(p.item(), tokens[t++])).build())
                 .build());
       } else {
         requests.add(

@@ -424,6 +424,11 @@ public final class Checkpoint implements AutoCloseable {
     return pageEnds.containsKey(start);
   }
 
+  /** True if any write of the page starting after {@code start} is recorded as written. */
+  public synchronized boolean anyWritten(String start) {
+    return written.containsKey(start) || chunks.containsKey(start);
+  }
+
   /**
    * Which of the {@code writes} writes of the page starting after {@code start} were written
    * (counted in the page's order): those of its {@code writes} records, and those of the {@code
