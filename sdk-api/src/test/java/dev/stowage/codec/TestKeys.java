@@ -13,7 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 
 /** Keysets for tests: the fixed golden-vector keyset and freshly generated ones. */
-final class TestKeys {
+public final class TestKeys {
   static {
     try {
       AeadConfig.register();
@@ -63,10 +63,19 @@ final class TestKeys {
   }
 
   /** A new keyset with one AES-256-GCM key. */
-  static KeysetHandle fresh() {
+  public static KeysetHandle fresh() {
     try {
       return KeysetHandle.generateNew(
           PredefinedAeadParameters.AES256_GCM, RegistryConfiguration.get());
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Tink's {@code Aead} of {@code keyset}, to make or read ciphertexts beside Stowage's. */
+  public static com.google.crypto.tink.Aead aead(KeysetHandle keyset) {
+    try {
+      return keyset.getPrimitive(RegistryConfiguration.get(), com.google.crypto.tink.Aead.class);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
     }

@@ -415,22 +415,7 @@ class MemoryKeyLookupTest {
    */
   @Test
   void aTokenOfADroppedTableMatchesNoItemOfTheTableCreatedInItsPlace() {
-    MemoryDriver driver = MemoryDriver.create();
-    TableLayout layout = new TableLayout(new TableRef("", "again"), KEYS, List.of());
-    driver.ensureTable(layout);
-    Item first = Item.builder().put("pk", "p").put("sk", 1).put("v", "old").build();
-    String oldToken = driver.put(layout, first, Expectation.ANY, false).token();
-    driver.dropTable(layout.ref());
-    driver.ensureTable(layout);
-    Item second = Item.builder().put("pk", "p").put("sk", 1).put("v", "new").build();
-    String newToken = driver.put(layout, second, Expectation.ANY, false).token();
-    assertThat(newToken).isNotEqualTo(oldToken);
-    Item third = Item.builder().put("pk", "p").put("sk", 1).put("v", "lost update").build();
-    org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> driver.put(layout, third, Expectation.token(oldToken), false))
-        .isInstanceOf(dev.stowage.ConditionFailedException.class);
-    assertThat(driver.get(layout, Key.of("p", 1), true)).contains(new StoredItem(second, newToken));
-    driver.close();
+    aTokenFromBeforeMatchesNoItemWrittenAfter((driver, layout) -> driver.dropTable(layout.ref()));
   }
 
   /**
@@ -439,12 +424,17 @@ class MemoryKeyLookupTest {
    */
   @Test
   void aTokenFromBeforeCloseMatchesNoItemWrittenAfter() {
+    aTokenFromBeforeMatchesNoItemWrittenAfter((driver, layout) -> driver.close());
+  }
+
+  private static void aTokenFromBeforeMatchesNoItemWrittenAfter(
+      java.util.function.BiConsumer<MemoryDriver, TableLayout> removeTheTable) {
     MemoryDriver driver = MemoryDriver.create();
-    TableLayout layout = new TableLayout(new TableRef("", "reopened"), KEYS, List.of());
+    TableLayout layout = new TableLayout(new TableRef("", "again"), KEYS, List.of());
     driver.ensureTable(layout);
     Item first = Item.builder().put("pk", "p").put("sk", 1).put("v", "old").build();
     String oldToken = driver.put(layout, first, Expectation.ANY, false).token();
-    driver.close();
+    removeTheTable.accept(driver, layout);
     driver.ensureTable(layout);
     Item second = Item.builder().put("pk", "p").put("sk", 1).put("v", "new").build();
     String newToken = driver.put(layout, second, Expectation.ANY, false).token();

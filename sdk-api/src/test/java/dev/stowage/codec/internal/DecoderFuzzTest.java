@@ -5,14 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.github.luben.zstd.Zstd;
 import com.google.crypto.tink.Aead;
 import com.google.crypto.tink.KeysetHandle;
-import com.google.crypto.tink.RegistryConfiguration;
-import com.google.crypto.tink.aead.AeadConfig;
-import com.google.crypto.tink.aead.PredefinedAeadParameters;
 import dev.stowage.AttributePolicy;
 import dev.stowage.StowageException;
 import dev.stowage.codec.Codecs;
 import dev.stowage.codec.KeyProvider;
 import dev.stowage.codec.PlaintextPolicy;
+import dev.stowage.codec.TestKeys;
 import dev.stowage.codec.ZstdDictionary;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Key;
@@ -32,20 +30,8 @@ import net.jqwik.api.Provide;
  */
 class DecoderFuzzTest {
   private static final Key KEY = Key.of("fuzz", "1");
-  private static final KeysetHandle KEYSET;
-  private static final Aead AEAD;
-
-  static {
-    try {
-      AeadConfig.register();
-      KEYSET =
-          KeysetHandle.generateNew(
-              PredefinedAeadParameters.AES256_GCM, RegistryConfiguration.get());
-      AEAD = KEYSET.getPrimitive(RegistryConfiguration.get(), Aead.class);
-    } catch (GeneralSecurityException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
+  private static final KeysetHandle KEYSET = TestKeys.fresh();
+  private static final Aead AEAD = TestKeys.aead(KEYSET);
 
   private static final ZstdDictionary DICT =
       ZstdDictionary.of(3, "{\"id\":1,\"name\":\"x\"}".getBytes());
