@@ -36,6 +36,12 @@ final class GoldenVectors {
   static final String DICTIONARY = "/codec/golden-dictionary-300.txt";
   private static final HexFormat HEX = HexFormat.of();
 
+  // The keys of the vectors: a string partition key, a number sort key, a binary partition key.
+  private static final Key STRING_KEY = Key.of("order#1");
+  private static final Key NUMBER_SORT_KEY =
+      Key.of(AttributeValue.of("customer#9"), AttributeValue.of(42));
+  private static final Key BINARY_KEY = Key.of((KeyValue) AttributeValue.of(new byte[] {9, 8, 7}));
+
   /** One vector: where the value lives, its policy, the plain value and the envelope. */
   record Vector(
       String name,
@@ -75,15 +81,12 @@ final class GoldenVectors {
         "list", AttributeValue.list(AttributeValue.of(1), AttributeValue.of("x".repeat(80))));
     nested.put("bytes", AttributeValue.of(new byte[] {0, 1, 2, (byte) 0xFF}));
     AttributeValue map = AttributeValue.map(nested);
-    Key strKey = Key.of("order#1");
-    Key numSort = Key.of(AttributeValue.of("customer#9"), AttributeValue.of(42));
-    Key binKey = Key.of((KeyValue) AttributeValue.of(new byte[] {9, 8, 7}));
     List<Vector> v = new ArrayList<>();
     v.add(
         c(
             "escaped-binary",
             "files",
-            strKey,
+            STRING_KEY,
             "raw",
             AttributePolicy.COMPRESSED,
             AttributeValue.of(new byte[] {(byte) 0xF5, 0x53, 0x00}),
@@ -92,17 +95,25 @@ final class GoldenVectors {
         c(
             "compressed-string",
             "orders",
-            strKey,
+            STRING_KEY,
             "body",
             AttributePolicy.COMPRESSED,
             AttributeValue.of(json),
             true));
-    v.add(c("compressed-map", "orders", numSort, "profile", AttributePolicy.COMPRESSED, map, true));
+    v.add(
+        c(
+            "compressed-map",
+            "orders",
+            NUMBER_SORT_KEY,
+            "profile",
+            AttributePolicy.COMPRESSED,
+            map,
+            true));
     v.add(
         c(
             "compressed-dictionary",
             "orders",
-            strKey,
+            STRING_KEY,
             "doc",
             AttributePolicy.COMPRESSED,
             AttributeValue.of(json.substring(100, 400)),
@@ -111,7 +122,7 @@ final class GoldenVectors {
         c(
             "encrypted-string",
             "people",
-            strKey,
+            STRING_KEY,
             "ssn",
             AttributePolicy.ENCRYPTED,
             AttributeValue.of("078-05-1120"),
@@ -120,7 +131,7 @@ final class GoldenVectors {
         c(
             "encrypted-number-set",
             "people",
-            numSort,
+            NUMBER_SORT_KEY,
             "pins",
             AttributePolicy.ENCRYPTED,
             AttributeValue.numberSet(List.of(new BigDecimal("1234"), new BigDecimal("0.5"))),
@@ -129,7 +140,7 @@ final class GoldenVectors {
         c(
             "compressed-encrypted-map",
             "people",
-            numSort,
+            NUMBER_SORT_KEY,
             "profile",
             AttributePolicy.COMPRESSED_AND_ENCRYPTED,
             map,
@@ -138,7 +149,7 @@ final class GoldenVectors {
         c(
             "compressed-encrypted-dictionary",
             "people",
-            binKey,
+            BINARY_KEY,
             "doc",
             AttributePolicy.COMPRESSED_AND_ENCRYPTED,
             AttributeValue.of(json),
@@ -147,7 +158,7 @@ final class GoldenVectors {
         c(
             "encrypted-incompressible-binary",
             "blobs",
-            binKey,
+            BINARY_KEY,
             "sig",
             AttributePolicy.COMPRESSED_AND_ENCRYPTED,
             AttributeValue.of(Bytes.of(new byte[] {3, 1, 4, 1, 5, 9, 2, 6})),
@@ -163,15 +174,12 @@ final class GoldenVectors {
     }
     bytes[0] = (byte) 0xF5;
     bytes[1] = 0x53;
-    Key strKey = Key.of("order#1");
-    Key numSort = Key.of(AttributeValue.of("customer#9"), AttributeValue.of(42));
-    Key binKey = Key.of((KeyValue) AttributeValue.of(new byte[] {9, 8, 7}));
     List<Vector> v = new ArrayList<>();
     v.add(
         c(
             "encrypted-binary-bytes",
             "blobs",
-            numSort,
+            NUMBER_SORT_KEY,
             "photo",
             AttributePolicy.ENCRYPTED,
             AttributeValue.of(bytes),
@@ -180,7 +188,7 @@ final class GoldenVectors {
         c(
             "encrypted-empty-binary-bytes",
             "blobs",
-            strKey,
+            STRING_KEY,
             "empty",
             AttributePolicy.ENCRYPTED,
             AttributeValue.of(new byte[0]),
@@ -189,7 +197,7 @@ final class GoldenVectors {
         c(
             "encrypted-string-utf8",
             "people",
-            strKey,
+            STRING_KEY,
             "ssn",
             AttributePolicy.ENCRYPTED,
             AttributeValue.of("078-05-1120 Ada Lovelace ✓ \uD83D\uDE00"),
@@ -198,7 +206,7 @@ final class GoldenVectors {
         c(
             "compressed-encrypted-incompressible-binary-bytes",
             "blobs",
-            binKey,
+            BINARY_KEY,
             "sig",
             AttributePolicy.COMPRESSED_AND_ENCRYPTED,
             AttributeValue.of(Bytes.of(new byte[] {3, 1, 4, 1, 5, 9, 2, 6})),
