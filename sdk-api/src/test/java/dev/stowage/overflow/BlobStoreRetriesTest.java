@@ -24,7 +24,6 @@ import java.time.Instant;
 import java.util.Random;
 import java.util.Set;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -80,7 +79,7 @@ class BlobStoreRetriesTest {
   }
 
   private Set<String> blobKeys() {
-    return memory.list("").map(BlobStore.BlobInfo::key).collect(Collectors.toSet());
+    return Fixtures.blobKeys(memory);
   }
 
   @ParameterizedTest

@@ -12,6 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /** Shared table, spec and item builders of the overflow tests. */
 public final class Fixtures {
@@ -50,5 +52,27 @@ public final class Fixtures {
     m.put("note", AttributeValue.of("version " + version));
     m.put("stowage:rq", AttributeValue.list(AttributeValue.of("req-" + version)));
     return item(pk, m);
+  }
+
+  /** The keys of every blob {@code store} holds. */
+  public static Set<String> blobKeys(BlobStore store) {
+    return store.list("").map(BlobStore.BlobInfo::key).collect(Collectors.toSet());
+  }
+
+  /**
+   * The blob the item at {@code key} in {@code table} points to, as stored in {@code driver}: one
+   * key, or none when the item is missing or holds everything inline.
+   */
+  public static Set<String> referencedBlobs(
+      dev.stowage.memory.MemoryDriver driver,
+      TableRef table,
+      KeySchema keys,
+      dev.stowage.item.Key key) {
+    return driver
+        .get(new dev.stowage.spi.TableLayout(table, keys, List.of()), key, true)
+        .map(dev.stowage.spi.StoredItem::item)
+        .flatMap(OverflowSweeper::referencedBlob)
+        .stream()
+        .collect(Collectors.toSet());
   }
 }

@@ -23,7 +23,6 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -105,18 +104,11 @@ class ReadBeforeWritePutTest {
   }
 
   private Set<String> blobKeys() {
-    return blobs.list("").map(BlobStore.BlobInfo::key).collect(Collectors.toSet());
+    return Fixtures.blobKeys(blobs);
   }
 
   private Set<String> referenced() {
-    TableLayout layout =
-        new TableLayout(new TableRef("prod", "docs"), SPEC.keySchema(), java.util.List.of());
-    return memory
-        .get(layout, KEY, true)
-        .map(StoredItem::item)
-        .flatMap(OverflowSweeper::referencedBlob)
-        .stream()
-        .collect(Collectors.toSet());
+    return Fixtures.referencedBlobs(memory, new TableRef("prod", "docs"), SPEC.keySchema(), KEY);
   }
 
   /**

@@ -17,7 +17,6 @@ import dev.stowage.query.Update;
 import dev.stowage.query.WriteOptions;
 import dev.stowage.spi.Expectation;
 import dev.stowage.spi.ForwardingDriver;
-import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.TableRef;
 import dev.stowage.spi.WriteResult;
@@ -25,7 +24,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Random;
 import java.util.Set;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -101,18 +99,11 @@ class RetriedUnderTheDriverTest {
   }
 
   private Set<String> blobKeys() {
-    return blobs.list("").map(BlobStore.BlobInfo::key).collect(Collectors.toSet());
+    return Fixtures.blobKeys(blobs);
   }
 
   private Set<String> referenced() {
-    TableLayout layout =
-        new TableLayout(new TableRef("prod", "docs"), SPEC.keySchema(), java.util.List.of());
-    return memory
-        .get(layout, KEY, true)
-        .map(StoredItem::item)
-        .flatMap(OverflowSweeper::referencedBlob)
-        .stream()
-        .collect(Collectors.toSet());
+    return Fixtures.referencedBlobs(memory, new TableRef("prod", "docs"), SPEC.keySchema(), KEY);
   }
 
   /**
