@@ -1,11 +1,15 @@
 package dev.stowage.azure;
 
+import dev.stowage.IndexSpec;
+import dev.stowage.KeySchema;
+import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.item.KeyValue;
 import dev.stowage.spi.StoredItems;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -15,6 +19,13 @@ import java.util.Map;
  */
 final class ByAItems {
   private ByAItems() {}
+
+  /** The tables' key: {@code pk} (string) and {@code sk} (number). */
+  static final KeySchema SCHEMA =
+      KeySchema.of("pk", AttributeType.STRING, "sk", AttributeType.NUMBER);
+
+  /** The tables' index: {@code byA}, partitioned by {@code a}, sorted by {@code b}. */
+  static final IndexSpec BY_A = IndexSpec.of("byA", List.of("a"), List.of("b"));
 
   static Item item(String pk, long sk, String a, String b) {
     Map<String, AttributeValue> m = new HashMap<>();

@@ -7,9 +7,6 @@ import com.azure.core.http.HttpHeaderName;
 import com.azure.core.http.HttpHeaders;
 import com.azure.core.http.HttpRequest;
 import com.azure.core.http.HttpResponse;
-import com.azure.core.http.policy.FixedDelayOptions;
-import com.azure.core.http.policy.RetryOptions;
-import com.azure.data.tables.TableServiceClientBuilder;
 import dev.stowage.KeySchema;
 import dev.stowage.ThrottledException;
 import dev.stowage.UnavailableException;
@@ -18,7 +15,6 @@ import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Key;
 import dev.stowage.spi.TableLayout;
-import dev.stowage.test.Emulators;
 import java.nio.ByteBuffer;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
@@ -36,9 +32,7 @@ class ErrorTranslationTest {
 
   static AzureTablesDriver failingWith(int status, String code, String retryAfter) {
     var service =
-        new TableServiceClientBuilder()
-            .connectionString(Emulators.shared().azurite().connectionString())
-            .retryOptions(new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1))))
+        AzuriteClients.fastRetrying()
             .addPolicy(
                 (context, next) ->
                     Mono.just(new Canned(context.getHttpRequest(), status, code, retryAfter)))

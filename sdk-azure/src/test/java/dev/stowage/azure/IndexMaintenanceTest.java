@@ -3,15 +3,11 @@ package dev.stowage.azure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.azure.core.http.policy.FixedDelayOptions;
-import com.azure.core.http.policy.RetryOptions;
 import com.azure.data.tables.TableServiceClient;
-import com.azure.data.tables.TableServiceClientBuilder;
 import dev.stowage.IndexSpec;
 import dev.stowage.KeySchema;
 import dev.stowage.azure.internal.TableNames;
 import dev.stowage.azure.internal.WriteStep;
-import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
@@ -25,9 +21,7 @@ import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.StoredItems;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.WriteOp;
-import dev.stowage.test.Emulators;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -46,9 +40,8 @@ import org.junit.jupiter.api.Test;
  * IndexMaintenanceWithReverseRowsTest} runs the same on a table that keeps them.
  */
 class IndexMaintenanceTest {
-  static final KeySchema SCHEMA =
-      KeySchema.of("pk", AttributeType.STRING, "sk", AttributeType.NUMBER);
-  static final IndexSpec BY_A = IndexSpec.of("byA", List.of("a"), List.of("b"));
+  static final KeySchema SCHEMA = ByAItems.SCHEMA;
+  static final IndexSpec BY_A = ByAItems.BY_A;
   static final AtomicReference<WriteStep> CRASH_AFTER = new AtomicReference<>();
   static TableServiceClient service;
   static AzureTablesDriver driver;
@@ -56,11 +49,7 @@ class IndexMaintenanceTest {
 
   @BeforeAll
   static void start() {
-    service =
-        new TableServiceClientBuilder()
-            .connectionString(Emulators.shared().azurite().connectionString())
-            .retryOptions(new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1))))
-            .buildClient();
+    service = AzuriteClients.fastRetrying().buildClient();
     driver =
         new AzureTablesDriver(
             service,

@@ -7,12 +7,9 @@ import com.azure.core.http.HttpMethod;
 import com.azure.core.http.HttpPipelineCallContext;
 import com.azure.core.http.HttpPipelineNextPolicy;
 import com.azure.core.http.HttpResponse;
-import com.azure.core.http.policy.FixedDelayOptions;
 import com.azure.core.http.policy.HttpPipelinePolicy;
-import com.azure.core.http.policy.RetryOptions;
 import com.azure.core.util.BinaryData;
 import com.azure.data.tables.TableServiceClient;
-import com.azure.data.tables.TableServiceClientBuilder;
 import dev.stowage.StowageException;
 import dev.stowage.azure.internal.TableNames;
 import dev.stowage.azure.internal.TransactionMeter;
@@ -25,9 +22,7 @@ import dev.stowage.spi.QueryResult;
 import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.WriteOp;
-import dev.stowage.test.Emulators;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -89,9 +84,7 @@ class IndexedBatchWriteTest {
   static void start() {
     TransactionMeter meter = new TransactionMeter();
     service =
-        new TableServiceClientBuilder()
-            .connectionString(Emulators.shared().azurite().connectionString())
-            .retryOptions(new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1))))
+        AzuriteClients.fastRetrying()
             .addPolicy(FAIL_CREATE)
             .addPolicy(COUNT_REQUESTS)
             .addPolicy(meter)

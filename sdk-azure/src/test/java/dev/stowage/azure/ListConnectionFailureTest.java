@@ -7,10 +7,7 @@ import com.azure.core.http.HttpMethod;
 import com.azure.core.http.HttpPipelineCallContext;
 import com.azure.core.http.HttpPipelineNextPolicy;
 import com.azure.core.http.HttpResponse;
-import com.azure.core.http.policy.FixedDelayOptions;
 import com.azure.core.http.policy.HttpPipelinePolicy;
-import com.azure.core.http.policy.RetryOptions;
-import com.azure.data.tables.TableServiceClientBuilder;
 import dev.stowage.KeySchema;
 import dev.stowage.RetryPolicy;
 import dev.stowage.Stowage;
@@ -67,12 +64,7 @@ class ListConnectionFailureTest {
   private Table open(RetryPolicy retry) {
     store =
         Stowage.builder(
-                AzureTablesDriver.of(
-                    new TableServiceClientBuilder()
-                        .connectionString(Emulators.shared().azurite().connectionString())
-                        .retryOptions(
-                            new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1))))
-                        .addPolicy(dropRangeReads)))
+                AzureTablesDriver.of(AzuriteClients.fastRetrying().addPolicy(dropRangeReads)))
             .namespace(Emulators.shared().newNamespace())
             .retryPolicy(retry)
             .build();

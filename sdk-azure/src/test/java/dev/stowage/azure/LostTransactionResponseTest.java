@@ -9,17 +9,13 @@ import com.azure.core.http.HttpMethod;
 import com.azure.core.http.HttpPipelineCallContext;
 import com.azure.core.http.HttpPipelineNextPolicy;
 import com.azure.core.http.HttpResponse;
-import com.azure.core.http.policy.FixedDelayOptions;
 import com.azure.core.http.policy.HttpPipelinePolicy;
-import com.azure.core.http.policy.RetryOptions;
 import com.azure.data.tables.TableServiceClient;
-import com.azure.data.tables.TableServiceClientBuilder;
 import dev.stowage.IndexSpec;
 import dev.stowage.KeySchema;
 import dev.stowage.UnavailableException;
 import dev.stowage.azure.internal.TableNames;
 import dev.stowage.azure.internal.WriteStep;
-import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.spi.DriverQuery;
@@ -28,9 +24,7 @@ import dev.stowage.spi.KeyRange;
 import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.TxOp;
-import dev.stowage.test.Emulators;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -44,9 +38,8 @@ import reactor.core.publisher.Mono;
  * transaction turns out to have landed. A transaction refused for sure still leaves no entries.
  */
 class LostTransactionResponseTest {
-  static final KeySchema SCHEMA =
-      KeySchema.of("pk", AttributeType.STRING, "sk", AttributeType.NUMBER);
-  static final IndexSpec BY_A = IndexSpec.of("byA", List.of("a"), List.of("b"));
+  static final KeySchema SCHEMA = ByAItems.SCHEMA;
+  static final IndexSpec BY_A = ByAItems.BY_A;
 
   /**
    * How many entity-group transactions go through before the next one's response is lost (-1: none
@@ -74,12 +67,7 @@ class LostTransactionResponseTest {
           return sent.flatMap(
               r -> Mono.error(new IOException("connection reset (simulated lost response)")));
         };
-    service =
-        new TableServiceClientBuilder()
-            .connectionString(Emulators.shared().azurite().connectionString())
-            .retryOptions(new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1))))
-            .addPolicy(loseResponse)
-            .buildClient();
+    service = AzuriteClients.fastRetrying().addPolicy(loseResponse).buildClient();
     driver = new AzureTablesDriver(service, WriteStep.Hook.NONE);
   }
 

@@ -6,12 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.azure.core.http.HttpPipelineCallContext;
 import com.azure.core.http.HttpPipelineNextPolicy;
 import com.azure.core.http.HttpResponse;
-import com.azure.core.http.policy.FixedDelayOptions;
 import com.azure.core.http.policy.HttpPipelinePolicy;
-import com.azure.core.http.policy.RetryOptions;
 import com.azure.data.tables.TableClient;
 import com.azure.data.tables.TableServiceClient;
-import com.azure.data.tables.TableServiceClientBuilder;
 import com.azure.data.tables.models.ListEntitiesOptions;
 import com.azure.data.tables.models.TableEntity;
 import dev.stowage.InvalidRequestException;
@@ -26,8 +23,6 @@ import dev.stowage.item.Key;
 import dev.stowage.query.Query;
 import dev.stowage.query.SortCondition;
 import dev.stowage.spi.TableRef;
-import dev.stowage.test.Emulators;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -64,12 +59,7 @@ class MirrorRowsTest {
             return next.process();
           }
         };
-    service =
-        new TableServiceClientBuilder()
-            .connectionString(Emulators.shared().azurite().connectionString())
-            .retryOptions(new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1))))
-            .addPolicy(counter)
-            .buildClient();
+    service = AzuriteClients.fastRetrying().addPolicy(counter).buildClient();
     store =
         Stowage.builder(AzureTablesDriver.of(service))
             .namespace(Layouts.freshName("mirrors").replace("-", ""))

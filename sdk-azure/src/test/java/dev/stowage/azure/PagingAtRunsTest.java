@@ -8,11 +8,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.azure.core.http.HttpPipelineCallContext;
 import com.azure.core.http.HttpPipelineNextPolicy;
 import com.azure.core.http.HttpResponse;
-import com.azure.core.http.policy.FixedDelayOptions;
 import com.azure.core.http.policy.HttpPipelinePolicy;
-import com.azure.core.http.policy.RetryOptions;
 import com.azure.data.tables.TableServiceClient;
-import com.azure.data.tables.TableServiceClientBuilder;
 import com.azure.data.tables.models.TableEntity;
 import dev.stowage.IndexSpec;
 import dev.stowage.KeySchema;
@@ -21,7 +18,6 @@ import dev.stowage.Table;
 import dev.stowage.TableSpec;
 import dev.stowage.azure.internal.TableNames;
 import dev.stowage.azure.internal.WriteStep;
-import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
@@ -36,8 +32,6 @@ import dev.stowage.spi.QueryResult;
 import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.WriteOp;
-import dev.stowage.test.Emulators;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -59,9 +53,8 @@ import reactor.core.publisher.Mono;
  * tables with and without mirror rows are held to the same rule.
  */
 class PagingAtRunsTest {
-  static final KeySchema SCHEMA =
-      KeySchema.of("pk", AttributeType.STRING, "sk", AttributeType.NUMBER);
-  static final IndexSpec BY_A = IndexSpec.of("byA", List.of("a"), List.of("b"));
+  static final KeySchema SCHEMA = ByAItems.SCHEMA;
+  static final IndexSpec BY_A = ByAItems.BY_A;
 
   /** Keys this long are cut in an index entry's RowKey; they differ only past the cut. */
   static final String LONG_Q = "q".repeat(370) + "-";
@@ -84,12 +77,7 @@ class PagingAtRunsTest {
             return next.process();
           }
         };
-    service =
-        new TableServiceClientBuilder()
-            .connectionString(Emulators.shared().azurite().connectionString())
-            .retryOptions(new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1))))
-            .addPolicy(counter)
-            .buildClient();
+    service = AzuriteClients.fastRetrying().addPolicy(counter).buildClient();
     driver =
         new AzureTablesDriver(
             service,

@@ -11,7 +11,6 @@ import dev.stowage.Table;
 import dev.stowage.TableSpec;
 import dev.stowage.azure.internal.TransactionMeter;
 import dev.stowage.azure.internal.WriteStep;
-import dev.stowage.item.AttributeType;
 import dev.stowage.item.AttributeValue;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
@@ -51,9 +50,8 @@ import org.junit.jupiter.api.parallel.Isolated;
  */
 @Isolated
 class QueryPageReadsTest {
-  static final KeySchema SCHEMA =
-      KeySchema.of("pk", AttributeType.STRING, "sk", AttributeType.NUMBER);
-  static final IndexSpec BY_A = IndexSpec.of("byA", List.of("a"), List.of("b"));
+  static final KeySchema SCHEMA = ByAItems.SCHEMA;
+  static final IndexSpec BY_A = ByAItems.BY_A;
   static final int ITEMS = 3000;
 
   static final ListingCounter COUNTER = new ListingCounter(true);

@@ -3,14 +3,10 @@ package dev.stowage.azure;
 import static dev.stowage.azure.ByAItems.bin;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.azure.core.http.policy.FixedDelayOptions;
-import com.azure.core.http.policy.RetryOptions;
 import com.azure.data.tables.TableServiceClient;
-import com.azure.data.tables.TableServiceClientBuilder;
 import dev.stowage.IndexSpec;
 import dev.stowage.KeySchema;
 import dev.stowage.azure.internal.WriteStep;
-import dev.stowage.item.AttributeType;
 import dev.stowage.item.Item;
 import dev.stowage.spi.DriverQuery;
 import dev.stowage.spi.Expectation;
@@ -18,8 +14,6 @@ import dev.stowage.spi.KeyRange;
 import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.WriteOp;
-import dev.stowage.test.Emulators;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
@@ -33,9 +27,8 @@ import org.junit.jupiter.api.Test;
  * queries ran in between, for single puts and for batches, on tables with and without reverse rows.
  */
 class ReadRepairRaceTest {
-  static final KeySchema SCHEMA =
-      KeySchema.of("pk", AttributeType.STRING, "sk", AttributeType.NUMBER);
-  static final IndexSpec BY_A = IndexSpec.of("byA", List.of("a"), List.of("b"));
+  static final KeySchema SCHEMA = ByAItems.SCHEMA;
+  static final IndexSpec BY_A = ByAItems.BY_A;
 
   /** Runs (once) right after a write's new entries are written, before its item is. */
   static final AtomicReference<Runnable> BETWEEN_STEPS = new AtomicReference<>();
@@ -44,11 +37,7 @@ class ReadRepairRaceTest {
 
   @BeforeAll
   static void start() {
-    TableServiceClient service =
-        new TableServiceClientBuilder()
-            .connectionString(Emulators.shared().azurite().connectionString())
-            .retryOptions(new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1))))
-            .buildClient();
+    TableServiceClient service = AzuriteClients.fastRetrying().buildClient();
     driver =
         new AzureTablesDriver(
             service,

@@ -5,10 +5,7 @@ import static dev.stowage.azure.ByAItems.item;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.azure.core.http.policy.FixedDelayOptions;
-import com.azure.core.http.policy.RetryOptions;
 import com.azure.data.tables.TableServiceClient;
-import com.azure.data.tables.TableServiceClientBuilder;
 import com.azure.data.tables.models.TableEntity;
 import dev.stowage.IndexSpec;
 import dev.stowage.InvalidRequestException;
@@ -29,9 +26,7 @@ import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.StoredItems;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.WriteOp;
-import dev.stowage.test.Emulators;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -59,11 +54,7 @@ class ReverseIndexRowsTest {
 
   @BeforeAll
   static void start() {
-    service =
-        new TableServiceClientBuilder()
-            .connectionString(Emulators.shared().azurite().connectionString())
-            .retryOptions(new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1))))
-            .buildClient();
+    service = AzuriteClients.fastRetrying().buildClient();
     driver =
         new AzureTablesDriver(
             service,

@@ -9,10 +9,7 @@ import com.azure.core.http.HttpPipelineCallContext;
 import com.azure.core.http.HttpPipelineNextPolicy;
 import com.azure.core.http.HttpRequest;
 import com.azure.core.http.HttpResponse;
-import com.azure.core.http.policy.FixedDelayOptions;
 import com.azure.core.http.policy.HttpPipelinePolicy;
-import com.azure.core.http.policy.RetryOptions;
-import com.azure.data.tables.TableServiceClientBuilder;
 import dev.stowage.KeySchema;
 import dev.stowage.RetryPolicy;
 import dev.stowage.Stowage;
@@ -62,13 +59,7 @@ class ThrottlingOnTheWireTest {
 
   private Table open(boolean adaptive, int attempts, boolean indexed) {
     store =
-        Stowage.builder(
-                AzureTablesDriver.of(
-                    new TableServiceClientBuilder()
-                        .connectionString(Emulators.shared().azurite().connectionString())
-                        .retryOptions(
-                            new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1))))
-                        .addPolicy(wire)))
+        Stowage.builder(AzureTablesDriver.of(AzuriteClients.fastRetrying().addPolicy(wire)))
             .namespace(Emulators.shared().newNamespace())
             .retryPolicy(new RetryPolicy(attempts, Duration.ofMillis(1), Duration.ofMillis(5)))
             .adaptiveRateLimiting(adaptive)

@@ -7,10 +7,7 @@ import com.azure.core.http.HttpPipelineCallContext;
 import com.azure.core.http.HttpPipelineNextPolicy;
 import com.azure.core.http.HttpRequest;
 import com.azure.core.http.HttpResponse;
-import com.azure.core.http.policy.FixedDelayOptions;
 import com.azure.core.http.policy.HttpPipelinePolicy;
-import com.azure.core.http.policy.RetryOptions;
-import com.azure.data.tables.TableServiceClientBuilder;
 import dev.stowage.InvalidRequestException;
 import dev.stowage.KeySchema;
 import dev.stowage.RetryPolicy;
@@ -61,12 +58,7 @@ class XmlErrorBodyTest {
     store =
         Stowage.builder(
                 AzureTablesDriver.of(
-                    new TableServiceClientBuilder()
-                        .connectionString(Emulators.shared().azurite().connectionString())
-                        .retryOptions(
-                            new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1))))
-                        .addPolicy(wire)
-                        .addPolicy(broken)))
+                    AzuriteClients.fastRetrying().addPolicy(wire).addPolicy(broken)))
             .namespace(Emulators.shared().newNamespace())
             .retryPolicy(new RetryPolicy(attempts, Duration.ofMillis(1), Duration.ofMillis(5)))
             .build();
