@@ -28,11 +28,19 @@ final class ByAItems {
   static final IndexSpec BY_A = IndexSpec.of("byA", List.of("a"), List.of("b"));
 
   static Item item(String pk, long sk, String a, String b) {
+    return item(pk, sk, a, b, null);
+  }
+
+  /** The same with a string attribute {@code payload}, unless {@code payload} is null. */
+  static Item item(String pk, long sk, String a, String b, String payload) {
     Map<String, AttributeValue> m = new HashMap<>();
     m.put("pk", AttributeValue.of(pk));
     m.put("sk", AttributeValue.of(sk));
     m.put("a", AttributeValue.of(a));
     m.put("b", AttributeValue.of(b));
+    if (payload != null) {
+      m.put("payload", AttributeValue.of(payload));
+    }
     m.put("stowage:ix:byA:p", AttributeValue.of(a.getBytes(StandardCharsets.UTF_8)));
     m.put("stowage:ix:byA:s", AttributeValue.of(b.getBytes(StandardCharsets.UTF_8)));
     return StoredItems.of(m);

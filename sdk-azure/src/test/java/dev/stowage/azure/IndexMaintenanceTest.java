@@ -21,9 +21,7 @@ import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.StoredItems;
 import dev.stowage.spi.TableLayout;
 import dev.stowage.spi.WriteOp;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -107,19 +105,11 @@ class IndexMaintenanceTest {
   }
 
   static Item item(String pk, long sk, String a, String b, String payload) {
-    Map<String, AttributeValue> m = new HashMap<>();
-    m.put("pk", AttributeValue.of(pk));
-    m.put("sk", AttributeValue.of(sk));
-    m.put("a", AttributeValue.of(a));
-    m.put("b", AttributeValue.of(b));
-    m.put("payload", AttributeValue.of(payload));
-    m.put("stowage:ix:byA:p", AttributeValue.of(a.getBytes(StandardCharsets.UTF_8)));
-    m.put("stowage:ix:byA:s", AttributeValue.of(b.getBytes(StandardCharsets.UTF_8)));
-    return StoredItems.of(m);
+    return ByAItems.item(pk, sk, a, b, payload);
   }
 
   static KeyValue bin(String s) {
-    return AttributeValue.of(s.getBytes(StandardCharsets.UTF_8));
+    return ByAItems.bin(s);
   }
 
   List<String> queryAll(String a, KeyRange range, boolean descending, int pageSize) {
