@@ -58,7 +58,18 @@ public interface Table {
   /** Stores an item only if none exists with its key. @return false if one existed */
   boolean putIfAbsent(Item item);
 
-  /** Deletes an item. @return true if an item was deleted */
+  /**
+   * Deletes an item.
+   *
+   * <p>A delete whose response is lost in transit is sent again under the store's {@link
+   * RetryPolicy}; the item is gone either way, but if the lost attempt had deleted it, the attempt
+   * that answers finds nothing and this returns false. Where the answer itself matters (a claim, a
+   * lease), delete with a condition (for example {@link dev.stowage.query.Condition#exists} of the
+   * partition key attribute): a conditional delete whose response is lost reads the item again to
+   * settle what happened, and answers true when that read finds the item gone.
+   *
+   * @return true if the delete that answered removed an item
+   */
   default boolean delete(Key key) {
     return delete(key, WriteOptions.NONE);
   }
