@@ -168,7 +168,7 @@ public final class AzureTablesDriver implements StorageDriver {
     IndexEntries index = new IndexEntries(tables);
     this.writer = new ItemWriter(store, index, hook);
     this.queries = new Queries(tables, store, index, executor, clock);
-    this.segments = new Segments(tables, store, planRows);
+    this.segments = new Segments(tables, planRows);
     this.batchReads = queries.batchReads();
     this.batches = new Batches(tables, store, index, batchReads, hook, executor);
   }

@@ -56,7 +56,7 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  *       items: the target's index values and then the DynamoDB driver's {@code batchWriteCopies} of
  *       25 (the raw table has no secondary index: that costs DynamoDB Local, not the client);
  *   <li>the Azure driver's decoding of the listed entities into items alone (what its scan does
- *       with each entity besides listing it and remembering its template), {@value #DECODES} times
+ *       with each entity besides listing it), {@value #DECODES} times
  *       per round.
  * </ul>
  *

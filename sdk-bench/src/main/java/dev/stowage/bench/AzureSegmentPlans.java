@@ -4,7 +4,6 @@ import com.azure.data.tables.TableServiceClient;
 import com.azure.data.tables.TableServiceClientBuilder;
 import dev.stowage.Stowage;
 import dev.stowage.azure.AzureTablesDriver;
-import dev.stowage.azure.internal.ItemStore;
 import dev.stowage.azure.internal.Segments;
 import dev.stowage.azure.internal.Tables;
 import dev.stowage.spi.IndexLayout;
@@ -52,8 +51,8 @@ public final class AzureSegmentPlans {
             CrossBackendCeilings.SPEC.keySchema(),
             CrossBackendCeilings.SPEC.indexes().stream().map(IndexLayout::of).toList());
     Tables tables = new Tables(service);
-    Segments counted = new Segments(tables, new ItemStore(tables));
-    Segments probed = new Segments(tables, new ItemStore(tables), 0);
+    Segments counted = new Segments(tables);
+    Segments probed = new Segments(tables, 0);
     double[] count = new double[rounds];
     double[] probe = new double[rounds];
     for (int r = -1; r < rounds; r++) {

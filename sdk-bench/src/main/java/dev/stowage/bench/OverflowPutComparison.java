@@ -63,6 +63,7 @@ public final class OverflowPutComparison {
    * first rounds' ratios said more about which side ran first than about either side.
    */
   private static final int WARMUP_PUTS = 2_000;
+
   private static final String EMULATORS = "dev.stowage.test.Emulators";
 
   private OverflowPutComparison() {}

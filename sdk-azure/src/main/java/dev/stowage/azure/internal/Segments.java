@@ -64,20 +64,18 @@ public final class Segments {
   public static final int PLAN_ROWS = 10_000;
 
   private final Tables tables;
-  private final ItemStore store;
   private final int planRows;
 
-  public Segments(Tables tables, ItemStore store) {
-    this(tables, store, PLAN_ROWS);
+  public Segments(Tables tables) {
+    this(tables, PLAN_ROWS);
   }
 
   /**
    * With plans counting the rows of tables of at most {@code planRows} rows (tests and benchmarks:
    * fewer; 0: every plan probes).
    */
-  public Segments(Tables tables, ItemStore store, int planRows) {
+  public Segments(Tables tables, int planRows) {
     this.tables = tables;
-    this.store = store;
     this.planRows = planRows;
   }
 
@@ -345,7 +343,10 @@ public final class Segments {
         while (read < s.limit() && rows.hasNext()) {
           last = rows.next();
           read++;
-          StoredItem item = store.read(layout, last).stored();
+          // Decoded without remembering a write template: a segment scan reads items in bulk
+          // for copies, checks and sweeps, whose writes back (if any) read the item first, so
+          // remembering would only take the templates' lock once per entity on every reader.
+          StoredItem item = ItemStore.row(layout, last).stored();
           if (ix == null || ix.holds(item.item())) {
             items.add(item);
           }
