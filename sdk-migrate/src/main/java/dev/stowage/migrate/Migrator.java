@@ -2,7 +2,6 @@ package dev.stowage.migrate;
 
 import dev.stowage.InvalidRequestException;
 import dev.stowage.ItemTooLargeException;
-import dev.stowage.KeySchema;
 import dev.stowage.RetryPolicy;
 import dev.stowage.TableSpec;
 import dev.stowage.item.AttributeValue;
@@ -10,6 +9,8 @@ import dev.stowage.item.Item;
 import dev.stowage.item.Key;
 import dev.stowage.migrate.internal.Checkpoint;
 import dev.stowage.migrate.internal.KeyText;
+import dev.stowage.migrate.internal.SpecCompatibility;
+import dev.stowage.migrate.internal.TableSides;
 import dev.stowage.migrate.internal.Verifier;
 import dev.stowage.overflow.BlobStore;
 import dev.stowage.overflow.StoredOverflow;
@@ -139,173 +140,24 @@ public final class Migrator {
               + b.targetSpec.name()
               + "')");
     }
-    this.targetSpec = b.targetSpec != null ? b.targetSpec : withoutAdoption(spec);
-    requireCompatible(spec, targetSpec);
+    this.targetSpec = b.targetSpec != null ? b.targetSpec : SpecCompatibility.withoutAdoption(spec);
+    SpecCompatibility.requireCompatible(spec, targetSpec);
     TableRef from = new TableRef(b.sourceNamespace, spec.name());
     TableRef to =
         new TableRef(b.targetNamespace, b.targetTable == null ? targetSpec.name() : b.targetTable);
-    if (!to.table().equals(from.table())
-        && spec.policies().values().stream().anyMatch(p -> p.encrypted())) {
-      throw new IllegalArgumentException(
-          "table '"
-              + from.table()
-              + "' has encrypted attributes, which are bound to the table name: copy it under the"
-              + " same name (another namespace or backend is fine)");
-    }
-    this.sourceLayout = layout(from, spec);
-    this.targetLayout = layout(to, targetSpec);
-    this.sourceSide = side(sourceDriver, b.sourceLocation, sourceLayout);
-    this.targetSide = side(targetDriver, b.targetLocation, targetLayout);
-    if (sourceSide.equals(targetSide)
-        || (sourceDriver == targetDriver
-            && from.equals(to)
-            && Objects.equals(sourceLayout.adoptedName(), targetLayout.adoptedName()))) {
-      throw new IllegalArgumentException(
-          "the source and the target are the same table ("
-              + sourceSide.describe()
-              + "): a table cannot be migrated onto itself; name another store, namespace or"
-              + " table as the target");
-    }
-    if (sourceLayout.adopted()
-        && sourceSide.adoptedName().equals(targetSide.adoptedName())
-        && (sourceDriver == targetDriver
-            || (sourceSide.backend().equals(targetSide.backend())
-                && sourceSide.location().equals(targetSide.location())))) {
-      throw new IllegalArgumentException(
-          "the source and the target are the same adopted table '"
-              + sourceSide.adoptedName()
-              + "' of "
-              + sourceSide.backend()
-              + (sourceSide.location().equals(sourceSide.backend())
-                  ? ""
-                  : " " + sourceSide.location())
-              + ": a table cannot be migrated onto itself (an adopted table's own name may be the"
-              + " same in every namespace); name another store or adopted table as the target, or"
-              + " a table Stowage lays out (a target spec without adopt)");
-    }
+    SpecCompatibility.requireSameNameIfEncrypted(spec, from.table(), to.table());
+    this.sourceLayout = TableSides.layout(from, spec);
+    this.targetLayout = TableSides.layout(to, targetSpec);
+    this.sourceSide = TableSides.side(sourceDriver, b.sourceLocation, sourceLayout);
+    this.targetSide = TableSides.side(targetDriver, b.targetLocation, targetLayout);
+    TableSides.requireDistinct(
+        sourceDriver, sourceLayout, sourceSide, targetDriver, targetLayout, targetSide);
     this.parallelism = b.parallelism;
     this.segments = b.segments == 0 ? b.parallelism : b.segments;
     this.pageSize = b.pageSize;
     this.checkpointFile = b.checkpoint;
     this.onProgress = b.onProgress;
     this.retry = b.retryPolicy;
-  }
-
-  /** The spec as a table Stowage lays out itself: the same spec without {@code adopt}. */
-  private static TableSpec withoutAdoption(TableSpec spec) {
-    if (!spec.isAdopted()) {
-      return spec;
-    }
-    TableSpec.Builder b =
-        TableSpec.builder(spec.name(), spec.keySchema())
-            .idempotencyWindow(spec.idempotencyWindow());
-    spec.indexes().forEach(b::index);
-    spec.policies().forEach(b::policy);
-    spec.versionAttribute().ifPresent(b::versionAttribute);
-    if (spec.descendingQueries()) {
-      b.descendingQueries();
-    }
-    return b.build();
-  }
-
-  private static TableLayout layout(TableRef ref, TableSpec spec) {
-    List<IndexLayout> indexes = spec.indexes().stream().map(IndexLayout::of).toList();
-    return new TableLayout(
-        ref, spec.keySchema(), indexes, spec.adoptedName().orElse(null), spec.descendingQueries());
-  }
-
-  private static Checkpoint.Side side(StorageDriver driver, String location, TableLayout layout) {
-    String where = location != null ? location : driver.location();
-    return new Checkpoint.Side(
-        driver.name(), where == null ? driver.name() : where, layout.ref(), layout.adoptedName());
-  }
-
-  /**
-   * Refuses a target spec that cannot hold the source's stored forms as they are: another key
-   * schema (items would be addressed differently) or other attribute policies (the target would
-   * read compressed or encrypted envelopes as plain values, or plain values as envelopes).
-   */
-  private static void requireCompatible(TableSpec source, TableSpec target) {
-    KeySchema s = source.keySchema();
-    KeySchema t = target.keySchema();
-    if (!s.equals(t)) {
-      throw new IllegalArgumentException(
-          "the target spec's key schema "
-              + t
-              + " differs from the source's "
-              + s
-              + ": "
-              + keyDifference(s, t)
-              + "; items are copied with their keys as they are, so both sides need the same key"
-              + " attributes and types (indexes may differ)");
-    }
-    if (!source.policies().equals(target.policies())) {
-      java.util.Set<String> names = new java.util.TreeSet<>(source.policies().keySet());
-      names.addAll(target.policies().keySet());
-      List<String> diffs = new ArrayList<>();
-      for (String n : names) {
-        if (!source.policy(n).equals(target.policy(n))) {
-          diffs.add(
-              "'"
-                  + n
-                  + "' is "
-                  + describe(source.policy(n))
-                  + " in the source and "
-                  + describe(target.policy(n))
-                  + " in the target");
-        }
-      }
-      if (!diffs.isEmpty()) {
-        throw new IllegalArgumentException(
-            "the target spec's attribute policies differ from the source's: "
-                + String.join(", ", diffs)
-                + "; stored forms are copied as they are (without keys), so both sides need the"
-                + " same policies (change a policy after the copy, with the keys, by rewriting)");
-      }
-    }
-  }
-
-  private static String describe(dev.stowage.AttributePolicy p) {
-    if (p.compressed() && p.encrypted()) {
-      return "compressed and encrypted";
-    }
-    return p.compressed() ? "compressed" : p.encrypted() ? "encrypted" : "plain";
-  }
-
-  private static String keyDifference(KeySchema s, KeySchema t) {
-    List<String> d = new ArrayList<>();
-    if (!s.partitionName().equals(t.partitionName())) {
-      d.add("partition key '" + s.partitionName() + "' vs '" + t.partitionName() + "'");
-    } else if (s.partitionType() != t.partitionType()) {
-      d.add(
-          "partition key '"
-              + s.partitionName()
-              + "' is "
-              + s.partitionType()
-              + " vs "
-              + t.partitionType());
-    }
-    String ss = s.sortName().orElse(null);
-    String ts = t.sortName().orElse(null);
-    if (ss == null || ts == null) {
-      if (ss != null || ts != null) {
-        d.add(
-            ss == null
-                ? "the source has no sort key, the target sort key '" + ts + "'"
-                : "the source has sort key '" + ss + "', the target none");
-      }
-    } else if (!ss.equals(ts)) {
-      d.add("sort key '" + ss + "' vs '" + ts + "'");
-    } else if (s.sortType().orElseThrow() != t.sortType().orElseThrow()) {
-      d.add(
-          "sort key '"
-              + ss
-              + "' is "
-              + s.sortType().orElseThrow()
-              + " vs "
-              + t.sortType().orElseThrow());
-    }
-    return String.join(", ", d);
   }
 
   /**
