@@ -1,14 +1,13 @@
 package dev.stowage.migrate;
 
 import dev.stowage.DeleteJob;
-import dev.stowage.Job;
-import dev.stowage.JobProgress;
 import dev.stowage.MaintenanceJob;
 import dev.stowage.Table;
 import dev.stowage.TableSpec;
 import dev.stowage.UnsupportedCapabilityException;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
+import dev.stowage.migrate.internal.MirroredJobs;
 import dev.stowage.overflow.OverflowSweeper;
 import dev.stowage.query.Page;
 import dev.stowage.query.Query;
@@ -247,80 +246,7 @@ public final class MirroredTable implements Table {
    */
   @Override
   public DeleteJob deleteWhere(Query query, DeleteJob.Options options) {
-    BothSides<DeleteJob.Progress> both = new BothSides<>();
-    return new DeleteJob() {
-      @Override
-      public DeleteJob.Progress run() {
-        return both.run(
-            () -> oldTable.deleteWhere(query, options),
-            a -> {
-              Consumer<DeleteJob.Progress> listener = options.onProgress();
-              return newTable.deleteWhere(
-                  query,
-                  new DeleteJob.Options(
-                      options.maxItemsPerSecond(),
-                      options.pageSize(),
-                      options.dryRun(),
-                      listener == null ? null : p -> listener.accept(sum(a, p, false))));
-            },
-            (a, b) -> sum(a, b, true));
-      }
-
-      @Override
-      public void cancel() {
-        both.cancel();
-      }
-    };
-  }
-
-  /**
-   * Runs a job on the old table, then one on the new table; {@link #cancel} stops whichever runs (a
-   * job cancelled on the old side returns that side's report, and the new side does not start).
-   */
-  private static final class BothSides<P extends JobProgress> {
-    private volatile Job<P> running;
-    private volatile boolean cancelled;
-
-    P run(
-        java.util.function.Supplier<? extends Job<P>> first,
-        java.util.function.Function<P, ? extends Job<P>> second,
-        java.util.function.BinaryOperator<P> sum) {
-      P a = start(first.get());
-      if (!a.done()) {
-        return a;
-      }
-      return sum.apply(a, start(second.apply(a)));
-    }
-
-    private P start(Job<P> job) {
-      running = job;
-      if (cancelled) {
-        job.cancel();
-      }
-      try {
-        return job.run();
-      } finally {
-        running = null;
-      }
-    }
-
-    void cancel() {
-      cancelled = true;
-      Job<P> j = running;
-      if (j != null) {
-        j.cancel();
-      }
-    }
-  }
-
-  private static DeleteJob.Progress sum(DeleteJob.Progress a, DeleteJob.Progress b, boolean done) {
-    return new DeleteJob.Progress(
-        a.matched() + b.matched(),
-        a.deleted() + b.deleted(),
-        a.blobsDeleted() + b.blobsDeleted(),
-        a.elapsed().plus(b.elapsed() == null ? Duration.ZERO : b.elapsed()),
-        done && b.done(),
-        b.resumeToken());
+    return MirroredJobs.deleteWhere(oldTable, newTable, query, options);
   }
 
   /**
@@ -339,19 +265,19 @@ public final class MirroredTable implements Table {
   /** Backfills the old table's indexes, then the new one's; progress reports count both. */
   @Override
   public MaintenanceJob backfillIndexes(MaintenanceJob.Options options) {
-    return bothSides(options, (t, o) -> t.backfillIndexes(o));
+    return MirroredJobs.maintenance(oldTable, newTable, options, (t, o) -> t.backfillIndexes(o));
   }
 
   /** Verifies the old table's indexes, then the new one's; progress reports count both. */
   @Override
   public MaintenanceJob verifyIndexes(MaintenanceJob.Options options) {
-    return bothSides(options, (t, o) -> t.verifyIndexes(o));
+    return MirroredJobs.maintenance(oldTable, newTable, options, (t, o) -> t.verifyIndexes(o));
   }
 
   /** Re-encrypts the old table, then the new one; progress reports count both. */
   @Override
   public MaintenanceJob reencrypt(MaintenanceJob.Options options) {
-    return bothSides(options, (t, o) -> t.reencrypt(o));
+    return MirroredJobs.maintenance(oldTable, newTable, options, (t, o) -> t.reencrypt(o));
   }
 
   /**
@@ -365,48 +291,6 @@ public final class MirroredTable implements Table {
     throw new UnsupportedCapabilityException(
         "MIRRORED_MAINTENANCE_RESUME",
         "a maintenance token names a position in one table; resume it on oldTable() or newTable()");
-  }
-
-  private MaintenanceJob bothSides(
-      MaintenanceJob.Options options,
-      java.util.function.BiFunction<Table, MaintenanceJob.Options, MaintenanceJob> start) {
-    BothSides<MaintenanceJob.Progress> both = new BothSides<>();
-    return new MaintenanceJob() {
-      @Override
-      public MaintenanceJob.Progress run() {
-        return both.run(
-            () -> start.apply(oldTable, options),
-            a -> {
-              Consumer<MaintenanceJob.Progress> listener = options.onProgress();
-              return start.apply(
-                  newTable,
-                  new MaintenanceJob.Options(
-                      options.maxItemsPerSecond(),
-                      options.pageSize(),
-                      options.dryRun(),
-                      listener == null ? null : p -> listener.accept(sum(a, p, false))));
-            },
-            (a, b) -> sum(a, b, true));
-      }
-
-      @Override
-      public void cancel() {
-        both.cancel();
-      }
-    };
-  }
-
-  private static MaintenanceJob.Progress sum(
-      MaintenanceJob.Progress a, MaintenanceJob.Progress b, boolean done) {
-    return new MaintenanceJob.Progress(
-        a.scanned() + b.scanned(),
-        a.rewritten() + b.rewritten(),
-        a.stale() + b.stale(),
-        a.missing() + b.missing(),
-        a.skipped() + b.skipped(),
-        a.elapsed().plus(b.elapsed()),
-        done && b.done(),
-        b.resumeToken());
   }
 
   /**

@@ -56,14 +56,6 @@ import java.util.Set;
  * reads as format 3 with no adopted side. Thread-safe.
  */
 public final class Checkpoint implements AutoCloseable {
-  private static final String MAGIC = "stowage-migrate";
-
-  /** The format of headers whose sides are both laid out by Stowage (unchanged since format 2). */
-  private static final String FORMAT = "2";
-
-  /** The format of headers with an adopted side: each side also records its physical name. */
-  private static final String FORMAT_ADOPTED = "3";
-
   private final BufferedWriter writer;
   private final Map<String, String> pageEnds = new HashMap<>();
   private final Map<String, Long> pageCounts = new HashMap<>();
@@ -108,17 +100,6 @@ public final class Checkpoint implements AutoCloseable {
           + table.table()
           + (adoptedName == null ? "" : " (adopted '" + adoptedName + "')");
     }
-
-    private String fields(boolean adopted) {
-      return escape(backend)
-          + "\t"
-          + escape(location)
-          + "\t"
-          + table.namespace()
-          + "\t"
-          + table.table()
-          + (adopted ? "\t" + escape(adoptedName == null ? "" : adoptedName) : "");
-    }
   }
 
   private Checkpoint(BufferedWriter writer) {
@@ -136,20 +117,12 @@ public final class Checkpoint implements AutoCloseable {
    */
   public static Checkpoint open(Path file, Side source, Side target) {
     try {
-      boolean adopted = source.adoptedName() != null || target.adoptedName() != null;
-      String expected =
-          MAGIC
-              + "\t"
-              + (adopted ? FORMAT_ADOPTED : FORMAT)
-              + "\t"
-              + source.fields(adopted)
-              + "\t"
-              + target.fields(adopted);
+      String expected = CheckpointHeader.of(source, target);
       byte[] all = Files.exists(file) ? Files.readAllBytes(file) : new byte[0];
       Checkpoint cp;
-      if (all.length > 0 && !tornHeader(all, expected)) {
+      if (all.length > 0 && !CheckpointHeader.torn(all, expected)) {
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        check(file, lines.get(0), source, target);
+        CheckpointHeader.check(file, lines.get(0), source, target);
         if (all[all.length - 1] != '\n') {
           // A crash tore the last line: it is cut off, not read (cut short, it may still parse,
           // a range end or a chunk index with its last digits missing naming other writes than
@@ -184,135 +157,6 @@ public final class Checkpoint implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open checkpoint " + file, e);
     }
-  }
-
-  /** A file holding nothing but the start of this migration's header: a crash while creating it. */
-  private static boolean tornHeader(byte[] all, String expected) {
-    String text = new String(all, StandardCharsets.UTF_8);
-    return text.indexOf('\n') < 0 && expected.startsWith(text);
-  }
-
-  private static void check(Path file, String header, Side source, Side target) {
-    String[] f = header.split("\t", -1);
-    if (f.length < 2 || !f[0].equals(MAGIC)) {
-      throw new IllegalArgumentException(
-          "checkpoint " + file + " is not a Stowage migration checkpoint; name another file");
-    }
-    String run = source.describe() + " -> " + target.describe();
-    if (f[1].equals("1")) {
-      throw new IllegalArgumentException(
-          "checkpoint "
-              + file
-              + " was written by an earlier version of Stowage and does not record where its"
-              + " source and target are, so it cannot be checked against this migration ("
-              + run
-              + "); start afresh with another checkpoint file (or delete this one): the items"
-              + " are copied again");
-    }
-    boolean adopted = f[1].equals(FORMAT_ADOPTED);
-    if (!(f[1].equals(FORMAT) && f.length == 10) && !(adopted && f.length == 12)) {
-      throw new IllegalArgumentException(
-          "checkpoint "
-              + file
-              + " has format "
-              + f[1]
-              + ", which this version of Stowage does not read; name another file");
-    }
-    Side was = side(file, f, 2, adopted);
-    Side wasTarget = side(file, f, adopted ? 7 : 6, adopted);
-    List<String> differs = new ArrayList<>();
-    differences("source", was, source, differs);
-    differences("target", wasTarget, target, differs);
-    if (!differs.isEmpty()) {
-      throw new IllegalArgumentException(
-          "checkpoint "
-              + file
-              + " belongs to another migration: "
-              + (differs.size() == 1
-                  ? differs.get(0) + " differs"
-                  : String.join(", ", differs.subList(0, differs.size() - 1))
-                      + " and "
-                      + differs.get(differs.size() - 1)
-                      + " differ")
-              + ". It was written for "
-              + was.describe()
-              + " -> "
-              + wasTarget.describe()
-              + ", not for "
-              + run
-              + "; resume with the stores it names, or start afresh with another checkpoint file"
-              + " (or delete this one)");
-    }
-  }
-
-  private static Side side(Path file, String[] f, int at, boolean adopted) {
-    try {
-      String physical = adopted ? unescape(f[at + 4]) : "";
-      return new Side(
-          unescape(f[at]),
-          unescape(f[at + 1]),
-          new TableRef(f[at + 2], f[at + 3]),
-          physical.isEmpty() ? null : physical);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          "checkpoint "
-              + file
-              + " has a damaged header ("
-              + e.getMessage()
-              + "); name another file",
-          e);
-    }
-  }
-
-  private static void differences(String which, Side was, Side now, List<String> out) {
-    if (!was.backend().equals(now.backend())) {
-      out.add("the " + which + " backend");
-    } else if (!was.location().equals(now.location())) {
-      out.add("the " + which + " location");
-    }
-    if (!was.table().namespace().equals(now.table().namespace())) {
-      out.add("the " + which + " namespace");
-    }
-    if (!was.table().table().equals(now.table().table())) {
-      out.add("the " + which + " table");
-    }
-    if (!Objects.equals(was.adoptedName(), now.adoptedName())) {
-      out.add("the " + which + "'s adopted table");
-    }
-  }
-
-  private static String escape(String s) {
-    StringBuilder b = new StringBuilder(s.length());
-    for (char c : s.toCharArray()) {
-      switch (c) {
-        case '\\' -> b.append("\\\\");
-        case '\t' -> b.append("\\t");
-        case '\r' -> b.append("\\r");
-        case '\n' -> b.append("\\n");
-        default -> b.append(c);
-      }
-    }
-    return b.toString();
-  }
-
-  private static String unescape(String s) {
-    StringBuilder b = new StringBuilder(s.length());
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c != '\\' || i + 1 == s.length()) {
-        b.append(c);
-        continue;
-      }
-      char e = s.charAt(++i);
-      b.append(
-          switch (e) {
-            case 't' -> '\t';
-            case 'r' -> '\r';
-            case 'n' -> '\n';
-            default -> e;
-          });
-    }
-    return b.toString();
   }
 
   private void load(String line) {
