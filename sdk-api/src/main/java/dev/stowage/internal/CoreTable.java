@@ -399,7 +399,14 @@ final class CoreTable implements Table, UpdateWithoutReadBack {
                 : stored != null && stored.compareTo(expected) == 0;
         if (!ok) {
           throw new ConditionFailedException(
-              "version check failed for " + key + " in table '" + ref + "'");
+              "version check failed for "
+                  + key
+                  + " in table '"
+                  + ref
+                  + "': expected "
+                  + (expected.signum() == 0 ? "no item" : expected.toPlainString())
+                  + ", stored "
+                  + (stored == null ? "none" : stored.toPlainString()));
         }
         return next.toBuilder().put(v, AttributeValue.of(expected.add(BigDecimal.ONE))).build();
       }
@@ -556,7 +563,12 @@ final class CoreTable implements Table, UpdateWithoutReadBack {
       }
       if (options.condition() != null && !ConditionEvaluator.test(options.condition(), current)) {
         throw new ConditionFailedException(
-            "condition failed for " + key + " in table '" + ref + "': " + options.condition());
+            "condition failed for "
+                + key
+                + " in table '"
+                + ref
+                + "': "
+                + ConditionText.of(options.condition()));
       }
       Item next = change.next(current);
       Expectation expect =
