@@ -34,7 +34,10 @@ public interface Table {
   /** The namespace this view belongs to (empty for the root namespace). */
   String namespace();
 
-  /** Reads an item. */
+  /**
+   * Reads an item, eventually consistent where the backend distinguishes (DynamoDB): {@code
+   * get(key, ReadOptions.CONSISTENT)} reads the latest write.
+   */
   default Optional<Item> get(Key key) {
     return get(key, ReadOptions.DEFAULT);
   }
