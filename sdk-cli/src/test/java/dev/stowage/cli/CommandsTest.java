@@ -305,6 +305,10 @@ class CommandsTest {
     assertThat(param.err()).contains("unknown parameter 'colour'");
     Cli.Result unknown = Cli.run("frobnicate");
     assertThat(unknown.code()).isEqualTo(2);
+    Cli.Result negative =
+        Cli.run("scan", "--store", "memory://tt", "--pk", "id:S", "--limit", "-5");
+    assertThat(negative.code()).isEqualTo(2);
+    assertThat(negative.err()).contains("--limit must be 0 or more, was -5");
   }
 
   @Test
