@@ -50,6 +50,16 @@ class ErrorsTest {
   }
 
   @Test
+  void aMissingIndexNamesTheCommandsThatAddAndFillIt() {
+    Cli.Result r = Cli.run("get", STORE, "--pk", "id:S", "--spec-index", "byX=x", "--key", "seed");
+    oneLine(r, ExitCode.USAGE);
+    assertThat(r.err())
+        .contains(
+            "index 'byX' is missing (`stowage put --create-table` adds it; `stowage"
+                + " repair-indexes` indexes the items written before)");
+  }
+
+  @Test
   void aKeysetFileThatCannotBeUsedIsAUsageError(@TempDir Path dir) throws Exception {
     Path missing = dir.resolve("missing.json");
     Cli.Result absent =
