@@ -45,7 +45,13 @@ public interface Table {
   /** Reads an item with a projection or consistency option. */
   Optional<Item> get(Key key, ReadOptions options);
 
-  /** Stores an item, replacing any existing one with the same key. */
+  /**
+   * Stores an item, replacing any existing one with the same key. On a table with a {@linkplain
+   * TableSpec.Builder#versionAttribute version attribute} the item's version must equal the stored
+   * one (absent or zero: no item stored), and the stored item gets it plus one.
+   *
+   * @throws ConditionFailedException if the version check fails
+   */
   default void put(Item item) {
     put(item, WriteOptions.NONE);
   }
