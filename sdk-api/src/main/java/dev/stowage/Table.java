@@ -48,7 +48,8 @@ public interface Table {
   /**
    * Stores an item, replacing any existing one with the same key. On a table with a {@linkplain
    * TableSpec.Builder#versionAttribute version attribute} the item's version must equal the stored
-   * one (absent or zero: no item stored), and the stored item gets it plus one.
+   * one (absent or zero: no item stored, or one without a version), and the stored item gets it
+   * plus one.
    *
    * @throws ConditionFailedException if the version check fails
    */
