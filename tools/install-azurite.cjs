@@ -34,7 +34,8 @@ if (r.error || r.status !== 0) {
   console.error(
     "[stowage] could not install Azurite with npm (" +
       (r.error ? r.error.message : "exit " + r.status) +
-      "). The tests need Node.js 18+ with npm on the PATH" +
+      "). The build needs Node.js 18+ with npm on the PATH (the console's page takes Alpine.js" +
+      " from it, the tests Azurite)" +
       " (Debian: apt-get install nodejs npm) and access to the npm registry.");
   process.exit(1);
 }

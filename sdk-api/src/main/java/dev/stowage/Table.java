@@ -34,7 +34,10 @@ public interface Table {
   /** The namespace this view belongs to (empty for the root namespace). */
   String namespace();
 
-  /** Reads an item. */
+  /**
+   * Reads an item, eventually consistent where the backend distinguishes (DynamoDB): {@code
+   * get(key, ReadOptions.CONSISTENT)} reads the latest write.
+   */
   default Optional<Item> get(Key key) {
     return get(key, ReadOptions.DEFAULT);
   }
@@ -42,7 +45,14 @@ public interface Table {
   /** Reads an item with a projection or consistency option. */
   Optional<Item> get(Key key, ReadOptions options);
 
-  /** Stores an item, replacing any existing one with the same key. */
+  /**
+   * Stores an item, replacing any existing one with the same key. On a table with a {@linkplain
+   * TableSpec.Builder#versionAttribute version attribute} the item's version must equal the stored
+   * one (absent or zero: no item stored, or one without a version), and the stored item gets it
+   * plus one.
+   *
+   * @throws ConditionFailedException if the version check fails
+   */
   default void put(Item item) {
     put(item, WriteOptions.NONE);
   }

@@ -145,7 +145,12 @@ final class CompareAndSet {
       }
       if (options.condition() != null && !ConditionEvaluator.test(options.condition(), current)) {
         throw new ConditionFailedException(
-            "condition failed for " + key + " in table '" + t.ref + "': " + options.condition());
+            "condition failed for "
+                + key
+                + " in table '"
+                + t.ref
+                + "': "
+                + ConditionText.of(options.condition()));
       }
       Item next = change.next(current);
       Expectation expect =

@@ -223,15 +223,7 @@ final class CoreTable implements Table, UpdateWithoutReadBack {
                     ? current == null || stored == null
                     : stored != null && stored.compareTo(expected) == 0;
             if (!matches) {
-              throw new ConditionFailedException(
-                  "version check failed for "
-                      + key
-                      + " in table '"
-                      + ref
-                      + "': expected "
-                      + (expected == null ? "no item" : expected.toPlainString())
-                      + ", stored "
-                      + (stored == null ? "none" : stored.toPlainString()));
+              throw versionCheckFailed(key, expected, stored);
             }
             BigDecimal nextVersion =
                 (expected == null ? BigDecimal.ZERO : expected).add(BigDecimal.ONE);
@@ -239,6 +231,22 @@ final class CoreTable implements Table, UpdateWithoutReadBack {
           }
           return next;
         });
+  }
+
+  /**
+   * A version check that failed: what the write expected (null or 0: no item) and what is stored.
+   */
+  private ConditionFailedException versionCheckFailed(
+      Key key, BigDecimal expected, BigDecimal stored) {
+    return new ConditionFailedException(
+        "version check failed for "
+            + key
+            + " in table '"
+            + ref
+            + "': expected "
+            + (expected == null || expected.signum() == 0 ? "no item" : expected.toPlainString())
+            + ", stored "
+            + (stored == null ? "none" : stored.toPlainString()));
   }
 
   private static BigDecimal number(AttributeValue v) {
@@ -396,8 +404,7 @@ final class CoreTable implements Table, UpdateWithoutReadBack {
                 ? stored == null
                 : stored != null && stored.compareTo(expected) == 0;
         if (!ok) {
-          throw new ConditionFailedException(
-              "version check failed for " + key + " in table '" + ref + "'");
+          throw versionCheckFailed(key, expected, stored);
         }
         return next.toBuilder().put(v, AttributeValue.of(expected.add(BigDecimal.ONE))).build();
       }

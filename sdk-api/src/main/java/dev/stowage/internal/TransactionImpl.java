@@ -153,7 +153,12 @@ final class TransactionImpl implements Stowage.Transaction {
         Item decoded = s == null ? null : op.table().decodeFull(s, op.key());
         if (op.condition() != null && !ConditionEvaluator.test(op.condition(), decoded)) {
           throw new ConditionFailedException(
-              "transaction condition failed on " + op.key() + " in table '" + op.table().ref + "'");
+              "transaction condition failed on "
+                  + op.key()
+                  + " in table '"
+                  + op.table().ref
+                  + "': "
+                  + ConditionText.of(op.condition()));
         }
       }
       String writeId = StoredForm.newWriteId();

@@ -231,47 +231,51 @@ public final class Item {
 
   /** A string attribute. */
   public String getString(String name) {
-    return as(name, StringValue.class).value();
+    return as(name, StringValue.class, AttributeType.STRING).value();
   }
 
-  /** A number attribute. */
+  /**
+   * A number attribute, normalised as every stored number is (trailing zeros stripped, see {@link
+   * AttributeValue.NumberValue}): {@code 40} reads as {@code 4E+1}, equal by {@code compareTo}, so
+   * print it with {@link BigDecimal#toPlainString()}, or read whole numbers with {@link #getLong}.
+   */
   public BigDecimal getNumber(String name) {
-    return as(name, NumberValue.class).value();
+    return as(name, NumberValue.class, AttributeType.NUMBER).value();
   }
 
   /** A number attribute as a long. @throws ArithmeticException if it is not a long */
   public long getLong(String name) {
-    return as(name, NumberValue.class).longValue();
+    return as(name, NumberValue.class, AttributeType.NUMBER).longValue();
   }
 
   /** A binary attribute. */
   public Bytes getBinary(String name) {
-    return as(name, BinaryValue.class).value();
+    return as(name, BinaryValue.class, AttributeType.BINARY).value();
   }
 
   /** A boolean attribute. */
   public boolean getBoolean(String name) {
-    return as(name, BooleanValue.class).value();
+    return as(name, BooleanValue.class, AttributeType.BOOLEAN).value();
   }
 
   /** A list attribute. */
   public List<AttributeValue> getList(String name) {
-    return as(name, ListValue.class).values();
+    return as(name, ListValue.class, AttributeType.LIST).values();
   }
 
   /** A map attribute. */
   public Map<String, AttributeValue> getMap(String name) {
-    return as(name, MapValue.class).values();
+    return as(name, MapValue.class, AttributeType.MAP).values();
   }
 
   /** A string set attribute. */
   public SortedSet<String> getStringSet(String name) {
-    return as(name, StringSetValue.class).values();
+    return as(name, StringSetValue.class, AttributeType.STRING_SET).values();
   }
 
   /** A number set attribute. */
   public SortedSet<BigDecimal> getNumberSet(String name) {
-    return as(name, NumberSetValue.class).values();
+    return as(name, NumberSetValue.class, AttributeType.NUMBER_SET).values();
   }
 
   /** A copy of this item with the given changes, as a builder. */
@@ -293,11 +297,11 @@ public final class Item {
     return new Item(Collections.unmodifiableMap(kept));
   }
 
-  private <T extends AttributeValue> T as(String name, Class<T> type) {
+  private <T extends AttributeValue> T as(String name, Class<T> type, AttributeType expected) {
     AttributeValue v = get(name);
     if (!type.isInstance(v)) {
       throw new IllegalStateException(
-          "attribute '" + name + "' is a " + v.type() + ", not a " + type.getSimpleName());
+          "attribute '" + name + "' is a " + v.type() + ", not a " + expected);
     }
     return type.cast(v);
   }

@@ -30,11 +30,17 @@ public sealed interface Condition
 
   /** Comparison operators. */
   enum Op {
+    /** Equal: any types, compared structurally. */
     EQ,
+    /** Not equal; true when the attribute is absent. */
     NE,
+    /** Less than; only an attribute of the operand's type. */
     LT,
+    /** Less than or equal; only an attribute of the operand's type. */
     LE,
+    /** Greater than; only an attribute of the operand's type. */
     GT,
+    /** Greater than or equal; only an attribute of the operand's type. */
     GE
   }
 

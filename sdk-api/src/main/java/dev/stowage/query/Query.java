@@ -167,7 +167,11 @@ public final class Query {
       return this;
     }
 
-    /** The partition key value, or for an index the values of its partition attributes. */
+    /**
+     * The partition key value, or for an index the values of its partition attributes in the
+     * index's order: {@code Query.index("byKind").partition(AttributeValue.of("t"),
+     * AttributeValue.of("click"))}.
+     */
     public Builder partition(KeyValue... values) {
       this.partition = List.of(values);
       return this;

@@ -22,12 +22,19 @@ public record SortCondition(Operator op, List<KeyValue> values, List<KeyValue> h
 
   /** Sort-condition operators. */
   public enum Operator {
+    /** The sort tuple starts with these values. */
     EQ,
+    /** Before the tuple. */
     LT,
+    /** Before the tuple, or starting with it. */
     LE,
+    /** After the tuple and everything starting with it. */
     GT,
+    /** The tuple, everything starting with it, and after. */
     GE,
+    /** From the low tuple to the high tuple, both inclusive. */
     BETWEEN,
+    /** Exact leading components, then a string or binary prefix of the next one. */
     BEGINS_WITH
   }
 

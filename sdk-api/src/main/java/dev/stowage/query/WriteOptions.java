@@ -9,7 +9,7 @@ import java.util.Optional;
  *     fails with {@link dev.stowage.ConditionFailedException}; null for none
  * @param requestId the caller's id for this logical request: a write repeated with the same id is
  *     applied once and the repeat returns as if it had succeeded; null for none. 1 to 128 printable
- *     ASCII characters. Each item remembers the ids of its last {@link
+ *     ASCII characters, no spaces. Each item remembers the ids of its last {@link
  *     dev.stowage.TableSpec#idempotencyWindow()} idempotent writes (default 32): a repeat after
  *     that many other idempotent writes to the same item is applied again. {@link
  *     dev.stowage.Table#updateWithResult} reports which id an update made the item forget, and
@@ -35,7 +35,7 @@ public record WriteOptions(Condition condition, String requestId) {
     return new WriteOptions(condition, null);
   }
 
-  /** Only a request id. */
+  /** Only a request id; {@code null} gives {@link #NONE}, a write that is not idempotent. */
   public static WriteOptions idempotent(String requestId) {
     return new WriteOptions(null, requestId);
   }

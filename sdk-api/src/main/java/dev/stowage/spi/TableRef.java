@@ -25,7 +25,11 @@ public record TableRef(String namespace, String table) {
               + " followed by lowercase letters or digits");
     }
     if (!TableSpec.isValidName(table)) {
-      throw new IllegalArgumentException("invalid table name '" + table + "'");
+      throw new IllegalArgumentException(
+          "table name '"
+              + table
+              + "' must be 3 to 40 characters: a lowercase letter, then lowercase letters, digits,"
+              + " '_' or '-'");
     }
   }
 

@@ -1,9 +1,12 @@
 package dev.stowage.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stowage.IndexSpec;
+import dev.stowage.InvalidRequestException;
 import dev.stowage.KeySchema;
+import dev.stowage.MaintenanceJob;
 import dev.stowage.Stowage;
 import dev.stowage.Table;
 import dev.stowage.TableSpec;
@@ -40,6 +43,23 @@ class MemoryIndexMaintenanceTest {
       b.index(IndexSpec.of("byCity", List.of("city"), List.of("id")));
     }
     return b.build();
+  }
+
+  @Test
+  void openingWithAMissingIndexSaysWhatAddsAndWhatFillsIt() {
+    Table t = store.ensureTable(spec(false));
+    t.put(
+        Item.builder().put("id", "p1").put("group", "a").put("score", 1).put("city", "x").build());
+    assertThatThrownBy(() -> store.table(spec(true)))
+        .isInstanceOf(InvalidRequestException.class)
+        .hasMessageContaining(
+            "index 'byCity' is missing (Stowage.ensureTable adds it; Table.backfillIndexes indexes"
+                + " the items written before)");
+    // As the message says: ensureTable adds the index without indexing p1, the backfill does.
+    Table withCity = store.ensureTable(spec(true));
+    assertThat(query(withCity, "byCity", "x")).isEmpty();
+    withCity.backfillIndexes(MaintenanceJob.Options.DEFAULT).run();
+    assertThat(query(withCity, "byCity", "x")).containsExactly("p1");
   }
 
   /** The ids the index query of {@code index} returns for a partition value, in its order. */

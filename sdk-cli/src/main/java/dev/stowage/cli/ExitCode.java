@@ -7,15 +7,16 @@ public final class ExitCode {
 
   /**
    * The store or the data failed: an unreachable or throttling backend, a conflict, a failed
-   * condition, an integrity failure or missing keys, a missing item, a failed verification, items a
-   * migration could not copy.
+   * condition, an integrity failure (a tampered value, wrong keys), a missing table or item, a
+   * failed verification, items a migration could not copy.
    */
   public static final int FAILURE = 1;
 
   /**
    * The command was wrong: an unknown command or option, a missing or malformed value, a bad store
-   * URI, malformed JSON, spec or config, a key or request the table refuses, a file that cannot be
-   * read.
+   * URI, malformed JSON, spec or config, a key or request the table refuses, encrypted attributes
+   * without {@code --keyset}, a file that does not exist or cannot be read (a keyset file
+   * included).
    */
   public static final int USAGE = 2;
 

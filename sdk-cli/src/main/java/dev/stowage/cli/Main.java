@@ -81,7 +81,7 @@ public final class Main implements Runnable {
           err.flush();
           err.println(
               "stowage: "
-                  + Errors.oneLine(ex.getMessage())
+                  + Errors.oneLine(usageMessage(ex))
                   + " (see '"
                   + ex.getCommandLine().getCommandSpec().qualifiedName()
                   + " --help')");
@@ -107,6 +107,23 @@ public final class Main implements Runnable {
     out.flush();
     err.flush();
     return code;
+  }
+
+  /**
+   * Picocli's message, except for a word the top command does not know: picocli reports it as an
+   * "unmatched argument at index 0", where the user typed a command that does not exist.
+   */
+  private static String usageMessage(CommandLine.ParameterException ex) {
+    if (ex instanceof CommandLine.UnmatchedArgumentException u
+        && u.getCommandLine().getParent() == null
+        && !u.getUnmatched().isEmpty()
+        && !u.getUnmatched().get(0).startsWith("-")) {
+      return "unknown command '"
+          + u.getUnmatched().get(0)
+          + "'; the commands are "
+          + String.join(", ", u.getCommandLine().getSubcommands().keySet());
+    }
+    return ex.getMessage();
   }
 
   /** Gives every command, not only the top one, the version for {@code --version}. */

@@ -293,7 +293,7 @@ class CommandsTest {
     assertThat(scheme.err()).contains("unknown store scheme 'mongo://'");
     Cli.Result noSpec = Cli.run("get", "--store", "memory://t1", "--key", "x");
     assertThat(noSpec.code()).isEqualTo(2);
-    assertThat(noSpec.err()).contains("no table spec");
+    assertThat(noSpec.err()).contains("no table spec").contains("--pk name:TYPE");
     Cli.Result badJson = run("put", "--item", "{\"feed\":\"f\",\"at\":1,}");
     assertThat(badJson.code()).isEqualTo(2);
     assertThat(badJson.err()).contains("item 1: invalid JSON at offset");
@@ -305,6 +305,10 @@ class CommandsTest {
     assertThat(param.err()).contains("unknown parameter 'colour'");
     Cli.Result unknown = Cli.run("frobnicate");
     assertThat(unknown.code()).isEqualTo(2);
+    Cli.Result negative =
+        Cli.run("scan", "--store", "memory://tt", "--pk", "id:S", "--limit", "-5");
+    assertThat(negative.code()).isEqualTo(2);
+    assertThat(negative.err()).contains("--limit must be 0 or more, was -5");
   }
 
   @Test

@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.stowage.UnavailableException;
 import dev.stowage.cli.internal.Errors;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Every failure is one line starting with {@code stowage:} and a documented exit code. */
 class ErrorsTest {
@@ -39,7 +42,39 @@ class ErrorsTest {
     oneLine(unknown, ExitCode.USAGE);
     assertThat(unknown.err()).contains("--bogus").contains("(see 'stowage get --help')");
     oneLine(Cli.run("get", STORE), ExitCode.USAGE);
-    oneLine(Cli.run("frobnicate"), ExitCode.USAGE);
+    Cli.Result command = Cli.run("frobnicate");
+    oneLine(command, ExitCode.USAGE);
+    assertThat(command.err())
+        .startsWith("stowage: unknown command 'frobnicate'; the commands are tour, get, put,")
+        .endsWith("(see 'stowage --help')" + System.lineSeparator());
+  }
+
+  @Test
+  void aMissingIndexNamesTheCommandsThatAddAndFillIt() {
+    Cli.Result r = Cli.run("get", STORE, "--pk", "id:S", "--spec-index", "byX=x", "--key", "seed");
+    oneLine(r, ExitCode.USAGE);
+    assertThat(r.err())
+        .contains(
+            "index 'byX' is missing (`stowage put --create-table` adds it; `stowage"
+                + " repair-indexes` indexes the items written before)");
+  }
+
+  @Test
+  void aKeysetFileThatCannotBeUsedIsAUsageError(@TempDir Path dir) throws Exception {
+    Path missing = dir.resolve("missing.json");
+    Cli.Result absent =
+        Cli.run("get", STORE, "--pk", "id:S", "--key", "seed", "--keyset", missing.toString());
+    oneLine(absent, ExitCode.USAGE);
+    assertThat(absent.err()).contains("keyset file " + missing + " does not exist");
+
+    Path notAKeyset = Files.writeString(dir.resolve("keys.json"), "{}");
+    Cli.Result malformed =
+        Cli.run("get", STORE, "--pk", "id:S", "--key", "seed", "--keyset", notAKeyset.toString());
+    oneLine(malformed, ExitCode.USAGE);
+    assertThat(malformed.err())
+        .contains("keyset file " + notAKeyset + " is not a Tink AEAD keyset in cleartext JSON")
+        .contains("tinkey create-keyset");
+    assertThat(malformed.err().split("keyset file", -1)).as(malformed.err()).hasSize(2);
   }
 
   @Test

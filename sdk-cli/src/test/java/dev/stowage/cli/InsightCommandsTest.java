@@ -74,6 +74,24 @@ class InsightCommandsTest {
   }
 
   @Test
+  void costAndCapacityExplainAMissingSnapshotOrPriceFileAsTopDoes() throws Exception {
+    String none = dir.resolve("none").toString();
+    for (Cli.Result r :
+        List.of(
+            Cli.run("cost", "--usage", none),
+            Cli.run("capacity", "advise", "--usage", none, "--table", "users"))) {
+      assertThat(r.code()).as(r.err()).isEqualTo(ExitCode.USAGE);
+      assertThat(r.err())
+          .startsWith("stowage: no usage snapshot at " + none + ": build the application's store")
+          .contains("snapshotFile");
+    }
+    Cli.Result prices =
+        Cli.run("cost", "--usage", applicationSnapshot().toString(), "--prices", none);
+    assertThat(prices.code()).as(prices.err()).isEqualTo(ExitCode.USAGE);
+    assertThat(prices.err()).contains("no such file: " + none + " (--prices)");
+  }
+
+  @Test
   void costPricesTheSnapshotUnderAChosenModel() throws Exception {
     Path file = applicationSnapshot();
     Cli.Result r = Cli.run("cost", "--usage", file.toString(), "--model", "dynamodb-on-demand");

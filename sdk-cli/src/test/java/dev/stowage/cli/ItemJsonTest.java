@@ -69,6 +69,28 @@ class ItemJsonTest {
   }
 
   @Test
+  void aMalformedTaggedValueSaysWhatTheTagTakes() {
+    Map<String, String> cases =
+        Map.of(
+            "{\"b\": {\"$b\": 5}}", "attribute 'b': {\"$b\": …} takes strings, not 5",
+            "{\"b\": {\"$b\": \"!!\"}}", "attribute 'b': '!!' is not standard base64 (",
+            "{\"s\": {\"$ss\": \"a\"}}",
+                "attribute 's': {\"$ss\": …} takes an array of strings, not \"a\"",
+            "{\"s\": {\"$ss\": [1]}}", "attribute 's': {\"$ss\": …} takes strings, not 1",
+            "{\"s\": {\"$bs\": {}}}",
+                "attribute 's': {\"$bs\": …} takes an array of base64 strings, not {}",
+            "{\"s\": {\"$ns\": 1}}", "attribute 's': {\"$ns\": …} takes an array of numbers, not 1",
+            "{\"m\": {\"$m\": [1]}}", "attribute 'm': {\"$m\": …} takes a JSON object, not [1]");
+    cases.forEach(
+        (json, message) ->
+            assertThatThrownBy(() -> ItemJson.parseItem(json))
+                .as(json)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith(message)
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("cast")));
+  }
+
+  @Test
   void duplicateKeysAreRefusedAtEveryLevel() {
     assertThatThrownBy(() -> ItemJson.parseItem("{\"a\": 1, \"a\": 2}"))
         .hasMessageContaining("offset")

@@ -96,7 +96,8 @@ class PersistenceTest {
           .hasMessageContaining("key schema");
       assertThatThrownBy(() -> s.table(moreIndexes))
           .isInstanceOf(InvalidRequestException.class)
-          .hasMessageContaining("index 'byDay' is missing");
+          .hasMessageContaining(
+              "index 'byDay' is missing (Stowage.ensureTable adds it and indexes the stored items)");
       s.table(ORDERS).put(order("o1", 1, "acme", "2026-01-02"));
       // Adding a native index fills it from the stored items (an index Stowage maintains is
       // filled by the core's backfill job, as on every backend).

@@ -136,7 +136,7 @@ public final class Backends {
       case "azure" -> MemoryLimits.azure();
       default ->
           throw new CliException(
-              "memory store limits '" + preset + "' unknown; use dynamodb, datastore or azure");
+              "limits '" + preset + "' unknown: give limits=dynamodb, datastore or azure");
     };
   }
 }

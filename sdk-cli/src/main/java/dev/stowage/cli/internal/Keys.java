@@ -12,17 +12,25 @@ public final class Keys {
   /**
    * Reads a keyset file.
    *
-   * @throws CliException if it is missing or not an AEAD keyset
+   * @throws CliException (a usage error, as for any file the command cannot use) if it is missing
+   *     or not a cleartext JSON AEAD keyset
    */
   public static KeyProvider load(Path file) {
     if (!Files.isRegularFile(file)) {
-      throw new CliException("keyset file " + file + " does not exist", 1);
+      throw new CliException("keyset file " + file + " does not exist");
     }
     try {
       return KeyProvider.ofCleartextJsonKeysetFile(file);
     } catch (StowageException | IllegalArgumentException e) {
+      // The cause is Tink's own reason ("Parse keyset failed", a key type that is not an AEAD);
+      // KeyProvider's message would name the file a second time.
+      Throwable reason = e.getCause() != null ? e.getCause() : e;
       throw new CliException(
-          "keyset file " + file + " is not a Tink AEAD keyset: " + e.getMessage(), 1);
+          "keyset file "
+              + file
+              + " is not a Tink AEAD keyset in cleartext JSON (as `tinkey create-keyset"
+              + " --key-template AES256_GCM --out-format json` writes it): "
+              + reason.getMessage());
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.stowage.cli.internal;
 
+import dev.stowage.InvalidRequestException;
 import dev.stowage.NotFoundException;
 import dev.stowage.Stowage;
 import dev.stowage.Table;
@@ -117,6 +118,18 @@ public final class OpenedStore implements AutoCloseable {
           (hint < 0 ? message : message.substring(0, hint))
               + "; no command creates a table it was not asked to: `stowage put"
               + " --create-table` creates it");
+    } catch (InvalidRequestException e) {
+      // A table that disagrees with the spec: the library's remedies, in the commands that run
+      // them (put --create-table calls ensureTable, repair-indexes backfills missing index values).
+      String message = String.valueOf(e.getMessage());
+      String commands =
+          message
+              .replace("Stowage.ensureTable", "`stowage put --create-table`")
+              .replace("Table.backfillIndexes", "`stowage repair-indexes`");
+      if (commands.equals(message)) {
+        throw e;
+      }
+      throw new InvalidRequestException(commands);
     }
   }
 

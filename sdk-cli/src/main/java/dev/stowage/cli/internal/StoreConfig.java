@@ -124,7 +124,9 @@ public record StoreConfig(
       throw new CliException(
           "no table spec for "
               + store.redacted()
-              + ": give --spec file.json or --pk name:TYPE (see stowage help)");
+              + ": Stowage keeps no catalogue of tables, so give the table's key with --pk"
+              + " name:TYPE (and --sk name:TYPE if it has a sort key) or a spec file with --spec"
+              + " FILE");
     }
     return spec;
   }

@@ -165,7 +165,17 @@ public final class Tables {
     for (IndexLayout index : layout.indexes()) {
       IndexLayout was = live.index(index.name()).orElse(null);
       if (was == null) {
-        problems.add("index '" + index.name() + "' is missing (ensureTable adds and backfills it)");
+        // ensureTable fills a native index from the stored items; one Stowage maintains is filled
+        // by the backfill job, as on every backend.
+        problems.add(
+            "index '"
+                + index.name()
+                + "' is missing ("
+                + (index.isNative()
+                    ? "Stowage.ensureTable adds it and indexes the stored items"
+                    : "Stowage.ensureTable adds it; Table.backfillIndexes indexes the items written"
+                        + " before")
+                + ")");
       } else if ((index.isNative() || was.isNative()) && !sameKeys(index, was)) {
         problems.add(
             "index '"

@@ -8,7 +8,6 @@ import dev.stowage.cli.Main;
 import dev.stowage.cli.internal.CliException;
 import dev.stowage.usage.TableUsage;
 import dev.stowage.usage.UsageSnapshot;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -116,12 +115,7 @@ public final class CapacityCommand {
               defaultValue = "0.7",
               description = "Target utilisation (default 0.7).")
           double target) {
-    UsageSnapshot s;
-    try {
-      s = UsageSnapshot.readFrom(usage);
-    } catch (IOException e) {
-      throw new CliException(e.getMessage());
-    }
+    UsageSnapshot s = UsageFiles.snapshot(usage);
     int slash = table.indexOf('/');
     String ns = slash < 0 ? "" : table.substring(0, slash);
     String name = slash < 0 ? table : table.substring(slash + 1);

@@ -8,7 +8,6 @@ import dev.stowage.cost.CostEstimator;
 import dev.stowage.cost.PriceTable;
 import dev.stowage.cost.TablePricing;
 import dev.stowage.usage.UsageSnapshot;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -72,14 +71,8 @@ public final class CostCommand implements Callable<Integer> {
     if (usage == null) {
       throw new CliException("give the usage snapshot file with --usage FILE");
     }
-    UsageSnapshot s;
-    PriceTable p;
-    try {
-      s = UsageSnapshot.readFrom(usage);
-      p = prices == null ? PriceTable.defaults() : PriceTable.load(prices);
-    } catch (IOException e) {
-      throw new CliException(e.getMessage());
-    }
+    UsageSnapshot s = UsageFiles.snapshot(usage);
+    PriceTable p = UsageFiles.prices(prices);
     TablePricing tp;
     BlobPricing bp;
     try {

@@ -5,7 +5,6 @@ import dev.stowage.cost.BlobPricing;
 import dev.stowage.cost.OverflowEconomics;
 import dev.stowage.cost.PriceTable;
 import dev.stowage.cost.TablePricing;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -61,11 +60,11 @@ public final class CostOverflowCommand implements Callable<Integer> {
   public Integer call() {
     OverflowEconomics e;
     try {
-      PriceTable p = prices == null ? PriceTable.defaults() : PriceTable.load(prices);
+      PriceTable p = UsageFiles.prices(prices);
       TablePricing tp = TablePricing.of(model);
       BlobPricing bp = blobModel == null ? BlobPricing.alongside(tp) : BlobPricing.of(blobModel);
       e = new OverflowEconomics(p, tp, bp, readsPerWrite, months, pointerBytes);
-    } catch (IOException | IllegalArgumentException ex) {
+    } catch (IllegalArgumentException ex) {
       throw new CliException(ex.getMessage());
     }
     var out = cost.main.out();

@@ -2,6 +2,7 @@ package dev.stowage.cli.internal.cmd;
 
 import dev.stowage.Table;
 import dev.stowage.cli.Main;
+import dev.stowage.cli.internal.CliException;
 import dev.stowage.cli.internal.OpenedStore;
 import dev.stowage.item.Item;
 import dev.stowage.item.Key;
@@ -34,6 +35,9 @@ public final class ScanCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (max < 0) {
+      throw new CliException("--limit must be 0 or more, was " + max);
+    }
     try (OpenedStore store = table.open()) {
       long n = 0;
       if (raw) {

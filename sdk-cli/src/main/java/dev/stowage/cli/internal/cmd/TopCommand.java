@@ -6,8 +6,6 @@ import dev.stowage.usage.HotKey;
 import dev.stowage.usage.HotKeys;
 import dev.stowage.usage.TableUsage;
 import dev.stowage.usage.UsageSnapshot;
-import java.io.IOException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -98,16 +96,7 @@ public final class TopCommand implements Callable<Integer> {
   }
 
   private UsageSnapshot read() {
-    try {
-      return UsageSnapshot.readFrom(watch);
-    } catch (NoSuchFileException e) {
-      throw new CliException(
-          "no usage snapshot at "
-              + watch
-              + ": build the application's store with UsageTracking.builder().snapshotFile(...)");
-    } catch (IOException e) {
-      throw new CliException(e.getMessage());
-    }
+    return UsageFiles.snapshot(watch);
   }
 
   private boolean selected(String namespace, String name) {

@@ -175,17 +175,22 @@ public final class ItemJson {
         case "$n":
           return AttributeValue.of(number(body));
         case "$b":
-          return AttributeValue.of(Bytes.fromBase64((String) body));
+          return AttributeValue.of(base64(body, tag));
         case "$ss":
           return AttributeValue.stringSet(
-              ((List<?>) body).stream().map(String.class::cast).toList());
+              array(body, tag, "strings").stream().map(e -> string(e, tag)).toList());
         case "$ns":
-          return AttributeValue.numberSet(((List<?>) body).stream().map(ItemJson::number).toList());
+          return AttributeValue.numberSet(
+              array(body, tag, "numbers").stream().map(ItemJson::number).toList());
         case "$bs":
           return AttributeValue.binarySet(
-              ((List<?>) body).stream().map(b -> Bytes.fromBase64((String) b)).toList());
+              array(body, tag, "base64 strings").stream().map(b -> base64(b, tag)).toList());
         case "$m":
-          return map((Map<?, ?>) body, path);
+          if (!(body instanceof Map<?, ?> inner)) {
+            throw new IllegalArgumentException(
+                "{\"$m\": …} takes a JSON object, not " + Json.write(body));
+          }
+          return map(inner, path);
         default:
           break;
       }
@@ -199,6 +204,33 @@ public final class ItemJson {
       out.put((String) e.getKey(), value(e.getValue(), path + "." + e.getKey()));
     }
     return AttributeValue.map(out);
+  }
+
+  // The tagged forms' bodies are checked here, so that a malformed one is named as such rather
+  // than reported as the ClassCastException a cast would throw.
+  private static List<?> array(Object body, String tag, String of) {
+    if (body instanceof List<?> l) {
+      return l;
+    }
+    throw new IllegalArgumentException(
+        "{\"" + tag + "\": …} takes an array of " + of + ", not " + Json.write(body));
+  }
+
+  private static String string(Object o, String tag) {
+    if (o instanceof String s) {
+      return s;
+    }
+    throw new IllegalArgumentException("{\"" + tag + "\": …} takes strings, not " + Json.write(o));
+  }
+
+  private static Bytes base64(Object o, String tag) {
+    String s = string(o, tag);
+    try {
+      return Bytes.fromBase64(s);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "'" + s + "' is not standard base64 (" + e.getMessage() + ")", e);
+    }
   }
 
   private static BigDecimal number(Object o) {
