@@ -243,7 +243,7 @@ public sealed interface AttributeValue
 
     @Override
     public String toString() {
-      return "NumberValue[" + value.toPlainString() + "]";
+      return "NumberValue[value=" + value.toPlainString() + "]";
     }
   }
 

@@ -157,18 +157,22 @@ public final class Tour {
     return stepNumber;
   }
 
+  private static String counted(long n, String one, String many) {
+    return n + " " + (n == 1 ? one : many);
+  }
+
   private String cost(CountingDriver.Counts c, CountingBlobStore.Counts blobsBefore) {
     String s =
-        c.requests()
-            + " requests ("
-            + c.reads()
-            + " reads, "
-            + c.writes()
-            + " writes, "
-            + c.queries()
-            + " queries), "
-            + c.itemsWritten()
-            + " items written, "
+        counted(c.requests(), "request", "requests")
+            + " ("
+            + counted(c.reads(), "read", "reads")
+            + ", "
+            + counted(c.writes(), "write", "writes")
+            + ", "
+            + counted(c.queries(), "query", "queries")
+            + "), "
+            + counted(c.itemsWritten(), "item", "items")
+            + " written, "
             + ProgressBar.bytes(c.bytesWritten())
             + " stored";
     if (blobs != null) {
