@@ -73,7 +73,7 @@ class QuickstartTest {
     Page evens =
         events.query(
             Query.index("byKind")
-                .partition(AttributeValue.of("even"))
+                .partition("even")
                 .sort(SortCondition.gt(AttributeValue.of(4)))
                 .limit(2)
                 .build());

@@ -51,6 +51,11 @@ public final class Query {
     return new Builder().partition(AttributeValue.of(partitionValue));
   }
 
+  /** Starts a query on a number partition key. */
+  public static Builder partition(long partitionValue) {
+    return new Builder().partition(AttributeValue.of(partitionValue));
+  }
+
   /** Starts an index query; then name the partition tuple with {@link Builder#partition}. */
   public static Builder index(String indexName) {
     return new Builder().index(indexName);
@@ -175,6 +180,23 @@ public final class Query {
     public Builder partition(KeyValue... values) {
       this.partition = List.of(values);
       return this;
+    }
+
+    /**
+     * The partition key value, or an index's partition tuple, when every value is a string: {@code
+     * Query.index("byStatus").partition("paid")}.
+     */
+    public Builder partition(String... values) {
+      KeyValue[] keyValues = new KeyValue[values.length];
+      for (int i = 0; i < values.length; i++) {
+        keyValues[i] = AttributeValue.of(values[i]);
+      }
+      return partition(keyValues);
+    }
+
+    /** The partition key value, or an index's partition tuple of one number. */
+    public Builder partition(long value) {
+      return partition(AttributeValue.of(value));
     }
 
     /** The sort condition. */
