@@ -60,6 +60,18 @@ class ErrorsTest {
   }
 
   @Test
+  void anIndexTheSpecDoesNotDeclareIsAUsageError() {
+    Cli.Result q = Cli.run("query", STORE, "--pk", "id:S", "--partition", "o1", "--index", "nope");
+    oneLine(q, ExitCode.USAGE);
+    assertThat(q.err())
+        .contains("the table's spec declares no index 'nope'; declare it with --spec-index");
+    Cli.Result d =
+        Cli.run("delete-where", STORE, "--pk", "id:S", "--partition", "o1", "--index", "nope");
+    oneLine(d, ExitCode.USAGE);
+    assertThat(d.err()).contains("declares no index 'nope'");
+  }
+
+  @Test
   void aKeysetFileThatCannotBeUsedIsAUsageError(@TempDir Path dir) throws Exception {
     Path missing = dir.resolve("missing.json");
     Cli.Result absent =

@@ -62,7 +62,8 @@ public final class DeleteWhereCommand implements Callable<Integer> {
       long total = 0;
       if (!dryRun && !noCount && resume == null) {
         total =
-            t.deleteWhere(query.build(100), new DeleteJob.Options(0, pageSize, true, null))
+            t.deleteWhere(
+                    query.build(100, t.spec()), new DeleteJob.Options(0, pageSize, true, null))
                 .run()
                 .matched();
       }
@@ -85,7 +86,7 @@ public final class DeleteWhereCommand implements Callable<Integer> {
       DeleteJob job =
           resume != null
               ? t.resumeDelete(resume, options)
-              : t.deleteWhere(query.build(100), options);
+              : t.deleteWhere(query.build(100, t.spec()), options);
       DeleteJob.Progress done;
       try {
         done = job.run();

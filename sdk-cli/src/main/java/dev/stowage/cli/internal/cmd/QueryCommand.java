@@ -1,6 +1,7 @@
 package dev.stowage.cli.internal.cmd;
 
 import dev.stowage.Table;
+import dev.stowage.TableSpec;
 import dev.stowage.cli.Main;
 import dev.stowage.cli.internal.CliException;
 import dev.stowage.cli.internal.OpenedStore;
@@ -53,7 +54,7 @@ public final class QueryCommand implements Callable<Integer> {
   public Integer call() {
     try (OpenedStore store = table.open()) {
       Table t = store.table();
-      Page page = cursor != null ? t.page(cursor) : t.query(query.build(limit));
+      Page page = cursor != null ? t.page(cursor) : t.query(query.build(limit, t.spec()));
       long n = 0;
       while (true) {
         List<Item> items = raw ? RawReads.storedForms(store, page.items()) : page.items();
@@ -104,10 +105,25 @@ public final class QueryCommand implements Callable<Integer> {
     @Option(names = "--desc", description = "Descending sort order.")
     boolean descending;
 
-    /** The query. */
-    Query build(int limit) {
+    /** The query on a table of {@code spec}. */
+    Query build(int limit, TableSpec spec) {
       if (partition == null) {
         throw new CliException("--partition is required");
+      }
+      if (index != null && spec.index(index).isEmpty()) {
+        // The command's own spec lacks it: a usage error, not a missing resource.
+        throw new CliException(
+            "the table's spec declares no index '"
+                + index
+                + "'"
+                + (spec.indexes().isEmpty()
+                    ? ""
+                    : " (it declares "
+                        + spec.indexes().stream()
+                            .map(i -> "'" + i.name() + "'")
+                            .collect(java.util.stream.Collectors.joining(", "))
+                        + ")")
+                + "; declare it with --spec-index NAME=P1,P2/S1,S2 or in the --spec file");
       }
       List<KeyValue> p = Args.tuple(partition, "--partition");
       Query.Builder b =
