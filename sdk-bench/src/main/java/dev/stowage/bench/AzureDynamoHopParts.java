@@ -56,8 +56,7 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  *       items: the target's index values and then the DynamoDB driver's {@code batchWriteCopies} of
  *       25 (the raw table has no secondary index: that costs DynamoDB Local, not the client);
  *   <li>the Azure driver's decoding of the listed entities into items alone (what its scan does
- *       with each entity besides listing it), {@value #DECODES} times
- *       per round.
+ *       with each entity besides listing it), {@value #DECODES} times per round.
  * </ul>
  *
  * The scan includes its plan of 8 segments (which lists the table's PartitionKeys), as the
@@ -112,7 +111,7 @@ public final class AzureDynamoHopParts {
         new TableServiceClientBuilder().connectionString(azure).buildClient();
     StorageDriver azDriver = AzureTablesDriver.fromConnectionString(azure);
     StorageDriver ddbDriver = DynamoDbDriver.create(ddb);
-    List<Item> items = CrossBackendCeilings.items(n);
+    List<Item> items = LedgerItems.items(n);
     Stowage.builder(azDriver)
         .namespace("seed")
         .build()

@@ -44,7 +44,7 @@ public final class AzureSegmentPlans {
         .namespace("plans")
         .build()
         .ensureTable(CrossBackendCeilings.SPEC)
-        .batchPut(CrossBackendCeilings.items(n));
+        .batchPut(LedgerItems.items(n));
     TableLayout layout =
         new TableLayout(
             new TableRef("plans", CrossBackendCeilings.SPEC.name()),

@@ -12,23 +12,20 @@ class CrossBackendCeilingsTest {
   void theSlowerSideIsTheLowerRateOfEachRoundAndTheRatioIsTakenPerRound() {
     double[] source = {7000, 9000, 6000};
     double[] target = {8000, 7500, 12000};
-    double[] slower = CrossBackendCeilings.slowerSide(source, target);
+    double[] slower = CeilingFigures.slowerSide(source, target);
     assertThat(slower).containsExactly(7000, 7500, 6000);
-    assertThat(CrossBackendCeilings.ratios(new double[] {5600, 3000, 6600}, slower))
+    assertThat(CeilingFigures.ratios(new double[] {5600, 3000, 6600}, slower))
         .containsExactly(0.8, 0.4, 1.1);
   }
 
   @Test
   void theSlowerSideIsNamedWithTheRoundsItWasSlowerIn() {
     // stores: 0 DynamoDB Local, 1 Datastore emulator, 2 Azurite (item + forward row)
-    assertThat(
-            CrossBackendCeilings.slowerSides(new double[] {1, 1, 1}, new double[] {2, 2, 2}, 0, 1))
+    assertThat(CeilingFigures.slowerSides(new double[] {1, 1, 1}, new double[] {2, 2, 2}, 0, 1))
         .isEqualTo("DynamoDB Local, the source");
-    assertThat(
-            CrossBackendCeilings.slowerSides(new double[] {3, 3, 3}, new double[] {2, 2, 2}, 1, 2))
+    assertThat(CeilingFigures.slowerSides(new double[] {3, 3, 3}, new double[] {2, 2, 2}, 1, 2))
         .isEqualTo("Azurite, item + forward row, the target");
-    assertThat(
-            CrossBackendCeilings.slowerSides(new double[] {1, 3, 1}, new double[] {2, 2, 2}, 2, 0))
+    assertThat(CeilingFigures.slowerSides(new double[] {1, 3, 1}, new double[] {2, 2, 2}, 2, 0))
         .isEqualTo(
             "Azurite, item + forward row, the source, in 2 of 3 rounds; DynamoDB Local, the"
                 + " target, in 1");
