@@ -7,6 +7,7 @@ import dev.stowage.cli.internal.cmd.ConsoleCommand;
 import dev.stowage.cli.internal.cmd.CostCommand;
 import dev.stowage.cli.internal.cmd.DeleteWhereCommand;
 import dev.stowage.cli.internal.cmd.GetCommand;
+import dev.stowage.cli.internal.cmd.KeysetCommand;
 import dev.stowage.cli.internal.cmd.MigrateCommand;
 import dev.stowage.cli.internal.cmd.PutCommand;
 import dev.stowage.cli.internal.cmd.QueryCommand;
@@ -47,6 +48,7 @@ import picocli.CommandLine.Command;
       CostCommand.class,
       CapacityCommand.class,
       ConsoleCommand.class,
+      KeysetCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

@@ -133,4 +133,46 @@ class StorageCommandsTest {
     assertThat(old.code()).isEqualTo(1);
     assertThat(run("reencrypt").err()).contains("reencrypt needs the keys");
   }
+
+  @Test
+  void theKeysetCommandCreatesAndRotatesKeysetsTheOtherCommandsUse() throws Exception {
+    Path made = dir.resolve("made.json");
+    Cli.Result create = Cli.run("keyset", "--out", made.toString());
+    assertThat(create.code()).as(create.err()).isZero();
+    assertThat(java.nio.file.Files.getPosixFilePermissions(made))
+        .containsExactlyInAnyOrder(
+            java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+            java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+    Cli.Result again = Cli.run("keyset", "--out", made.toString());
+    assertThat(again.code()).isEqualTo(2);
+    assertThat(again.err()).contains(made + " exists; give another --out, or --rotate");
+    for (int i = 0; i < 3; i++) {
+      Cli.Result put =
+          run(
+              "put",
+              "--create-table",
+              "--keyset",
+              made.toString(),
+              "--item",
+              "{\"id\":\"p" + i + "\",\"ssn\":\"s" + i + "\"}");
+      assertThat(put.code()).as(put.err()).isZero();
+    }
+    String before = java.nio.file.Files.readString(made);
+
+    Cli.Result rotate = Cli.run("keyset", "--out", made.toString(), "--rotate");
+    assertThat(rotate.code()).as(rotate.err()).isZero();
+    assertThat(rotate.out()).contains("a new primary key, 2 keys in all");
+    // Values under the old key still read; re-encryption moves them all to the new primary.
+    assertThat(run("get", "--keyset", made.toString(), "--key", "p1").out())
+        .contains("\"ssn\":\"s1\"");
+    assertThat(run("reencrypt", "--keyset", made.toString()).out())
+        .contains("3 item(s) scanned, 3 rewritten");
+    Path old = java.nio.file.Files.writeString(dir.resolve("old.json"), before);
+    assertThat(run("get", "--keyset", old.toString(), "--key", "p1").code()).isEqualTo(1);
+
+    Cli.Result missing =
+        Cli.run("keyset", "--out", dir.resolve("none.json").toString(), "--rotate");
+    assertThat(missing.code()).isEqualTo(2);
+    assertThat(missing.err()).contains("does not exist");
+  }
 }

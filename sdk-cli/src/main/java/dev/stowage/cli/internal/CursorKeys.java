@@ -10,8 +10,6 @@ import com.google.crypto.tink.aead.PredefinedAeadParameters;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 
 /**
@@ -47,32 +45,13 @@ public final class CursorKeys {
         throw new CliException("cursor keyset " + file + " does not exist");
       } else {
         handle = KeysetHandle.generateNew(PredefinedAeadParameters.AES256_GCM);
-        write(
+        KeysetFiles.write(
             file, TinkJsonProtoKeysetFormat.serializeKeyset(handle, InsecureSecretKeyAccess.get()));
       }
       handle.getPrimitive(RegistryConfiguration.get(), Aead.class); // an AEAD keyset, or fail here
       return handle;
     } catch (GeneralSecurityException | IOException e) {
       throw new CliException("cannot use cursor keyset " + file + ": " + e.getMessage(), 1);
-    }
-  }
-
-  private static void write(Path file, String json) throws IOException {
-    Files.createDirectories(file.toAbsolutePath().getParent());
-    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-    Files.writeString(tmp, json, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING);
-    try {
-      Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
-    } catch (UnsupportedOperationException e) {
-      // not a POSIX file system: the directory's permissions apply
-    }
-    try {
-      Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-    } catch (IOException e) {
-      if (!Files.exists(file)) {
-        throw e;
-      }
-      Files.deleteIfExists(tmp);
     }
   }
 }

@@ -28,8 +28,8 @@ public final class Keys {
       throw new CliException(
           "keyset file "
               + file
-              + " is not a Tink AEAD keyset in cleartext JSON (as `tinkey create-keyset"
-              + " --key-template AES256_GCM --out-format json` writes it): "
+              + " is not a Tink AEAD keyset in cleartext JSON (as `stowage keyset --out FILE` or"
+              + " `tinkey create-keyset --key-template AES256_GCM --out-format json` writes it): "
               + reason.getMessage());
     }
   }
