@@ -20,9 +20,12 @@ import dev.stowage.spi.WriteOp;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
@@ -315,6 +318,52 @@ class JobsTest {
     assertThat(done.deleted()).isEqualTo(400);
     assertThat(reports.get(0).deleted()).isEqualTo(100);
     assertThat(t.queryAll(expired())).isEmpty();
+  }
+
+  @Test
+  void aPagesDeletesAreBatchedByPartition() {
+    // The index interleaves 4 partitions (item i in partition i % 4); each page of 100 holds 25 of
+    // each, so batches of 25 (the memory driver's DynamoDB-like limit) can each hold one.
+    TableSpec spec =
+        TableSpec.builder("tenant_jobs", KeySchema.of("tenant", STRING, "id", STRING))
+            .index("byStatus", List.of("status"), List.of("at"))
+            .build();
+    List<Set<AttributeValue>> batches = new CopyOnWriteArrayList<>();
+    AtomicBoolean armed = new AtomicBoolean();
+    ForwardingDriver driver =
+        new ForwardingDriver(MemoryDriver.create()) {
+          @Override
+          public BatchWriteResult batchWrite(TableLayout table, List<WriteOp> ops) {
+            if (armed.get()) {
+              Set<AttributeValue> partitions = new HashSet<>();
+              ops.forEach(op -> partitions.add(op.key().partition()));
+              batches.add(partitions);
+            }
+            return super.batchWrite(table, ops);
+          }
+        };
+    Table t = Stowage.builder(driver).build().ensureTable(spec);
+    List<Item> items = new ArrayList<>();
+    for (int i = 0; i < 260; i++) {
+      items.add(
+          Item.builder()
+              .put("tenant", "t" + (i % 4))
+              .put("id", String.format("k%06d", i))
+              .put("status", i < 200 ? "expired" : "active")
+              .put("at", i)
+              .build());
+    }
+    t.batchPut(items);
+    armed.set(true);
+    DeleteJob.Progress done =
+        t.deleteWhere(expired(), new DeleteJob.Options(0, 100, false, null)).run();
+    armed.set(false);
+    assertThat(done.deleted()).isEqualTo(200);
+    assertThat(batches).hasSize(8);
+    assertThat(batches).allSatisfy(b -> assertThat(b).hasSize(1));
+    assertThat(t.queryAll(expired())).isEmpty();
+    assertThat(t.queryAll(Query.index("byStatus").partition(AttributeValue.of("active")).build()))
+        .hasSize(60);
   }
 
   @Test

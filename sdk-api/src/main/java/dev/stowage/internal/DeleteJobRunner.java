@@ -1,13 +1,16 @@
 package dev.stowage.internal;
 
 import dev.stowage.DeleteJob;
+import dev.stowage.item.KeyValue;
 import dev.stowage.spi.Position;
 import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.WriteOp;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -167,13 +170,35 @@ final class DeleteJobRunner extends JobLoop<DeleteJob.Progress> implements Delet
                 return th;
               });
     }
-    List<StoredItem> stored = page.stored();
+    List<StoredItem> stored = byPartition(page.stored());
     int chunk = t.shared.driver.limits().maxBatchWrite();
     for (int from = 0; from < stored.size(); from += chunk) {
       List<StoredItem> batch = stored.subList(from, Math.min(stored.size(), from + chunk));
       p.batches.add(CompletableFuture.runAsync(() -> deleteBatch(batch, p), writers));
     }
     return p;
+  }
+
+  /**
+   * The page's items with each partition's items next to each other (partitions in the order of
+   * their first item, items in page order within one), so that a batch spans as few partitions as
+   * the page allows. An index page interleaves the partitions of its items; a driver whose batches
+   * are transactions per partition (Azure Tables) sends one per partition a batch touches. Which
+   * item of a page goes first does not matter: the page is reported only when all are deleted.
+   */
+  private List<StoredItem> byPartition(List<StoredItem> stored) {
+    Map<KeyValue, List<StoredItem>> groups = new LinkedHashMap<>();
+    for (StoredItem s : stored) {
+      groups
+          .computeIfAbsent(t.spec.keySchema().keyOf(s.item()).partition(), p -> new ArrayList<>())
+          .add(s);
+    }
+    if (groups.size() == stored.size()) {
+      return stored; // one item per partition: nothing to group
+    }
+    List<StoredItem> grouped = new ArrayList<>(stored.size());
+    groups.values().forEach(grouped::addAll);
+    return grouped;
   }
 
   private void deleteBatch(List<StoredItem> batch, PageInFlight page) {

@@ -40,28 +40,41 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  *
  * <ul>
  *   <li>{@code stowage}: {@link Table#deleteWhere} over a Stowage-maintained index with the default
- *       {@link DeleteJob.Options} (pages of 100, no rate limit), progress reports and resume tokens
- *       as always;
+ *       {@link DeleteJob.Options} (pages of 1,000 unless {@code pageSize} says, {@value
+ *       DeleteJob#WRITERS} batches at once, no rate limit), progress reports and resume tokens as
+ *       always;
  *   <li>{@code parallel} (the anchor): hand-written code on a plain table with a {@code KEYS_ONLY}
  *       GSI over the same attributes — Query pages of keys, each page's keys deleted with
  *       BatchWriteItem in batches of 25 on {@value #THREADS} threads, unprocessed items re-sent;
  *   <li>{@code naive}: the same table, Query pages and one DeleteItem per key, one thread.
  * </ul>
  *
+ * <p>DynamoDB Local executes every request on one SQLite thread, so its cost is per item rather
+ * than per request and batching or parallelism buy little there. To show the case where a request
+ * costs a network round trip, as on the real service, the rounds are run once per value of {@code
+ * roundTripMs} (default {@code 0,2}): with a value above 0, a {@link ModelledRoundTrip} makes every
+ * request of every side (one shared client: Stowage's driver wraps the raw client) wait that many
+ * milliseconds before it is sent. That is a model of the round trip, not a measurement of DynamoDB:
+ * no bandwidth limit, throttling or jitter.
+ *
  * <p>Each round loads {@value #ITEMS} matching items into each side's table (besides {@value
  * #OTHERS} non-matching ones loaded once), then times each side's delete, rotating which side goes
- * first; every delete is checked to leave no match and every other item. The output lines have the
- * format of {@link Compare}: medians of the rounds and the lowest and highest round ratio; each
- * round's line also counts the requests the side sent (Query, BatchWriteItem, DeleteItem).
+ * first; every delete is checked to leave no match and every other item (by the index on Stowage's
+ * table, by a scan of the raw one). The output lines have the format of {@link Compare}: medians of
+ * the rounds and the lowest and highest round ratio; each round's line also counts the requests the
+ * side sent (Query, BatchWriteItem, DeleteItem). {@link DeleteByIndexBackends} runs the same three
+ * sides on Azurite and the Datastore emulator.
  *
  * <pre>
- * java -cp sdk-bench/target/benchmarks.jar dev.stowage.bench.DeleteByIndexBench [rounds] [pageSize]
+ * DDB_LOCAL_TELEMETRY=0 java -cp sdk-bench/target/benchmarks.jar \
+ *     dev.stowage.bench.DeleteByIndexBench [rounds=5] [pageSize=1000] [roundTripMs=0,2]
  * </pre>
  */
 public final class DeleteByIndexBench {
   static final int ITEMS = 5000;
   static final int OTHERS = 1000;
   static final int THREADS = 4;
+  static final double DEFAULT_ROUND_TRIP_MS = 2;
   private static final int BATCH = 25;
   private static final String STOWAGE_TABLE = "bench_jobs";
   private static final String RAW_TABLE = "bench_jobs_raw";
@@ -110,24 +123,46 @@ public final class DeleteByIndexBench {
 
   /** Runs the rounds and prints the comparison. */
   public static void main(String[] args) throws Exception {
-    int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
+    int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
     int pageSize =
         args.length > 1 ? Integer.parseInt(args[1]) : DeleteJob.Options.DEFAULT.pageSize();
-    try (DynamoLocal local = DynamoLocal.start()) {
+    List<Double> roundTrips = new ArrayList<>();
+    for (String ms : (args.length > 2 ? args[2] : "0," + DEFAULT_ROUND_TRIP_MS).split(",")) {
+      roundTrips.add(Double.parseDouble(ms));
+    }
+    if (rounds < 1) {
+      throw new IllegalArgumentException("rounds must be at least 1");
+    }
+    ModelledRoundTrip roundTrip = new ModelledRoundTrip();
+    roundTrips.forEach(roundTrip::millis); // rejects a bad value before anything runs
+    try (DynamoLocal local = DynamoLocal.start(roundTrip)) {
       DeleteByIndexBench b = new DeleteByIndexBench(local.client(), pageSize);
+      StringBuilder summary = new StringBuilder();
       try {
-        b.run(rounds, pageSize);
+        b.loadStowage(OTHERS, "active");
+        b.loadRaw(OTHERS, "active");
+        for (double ms : roundTrips) {
+          roundTrip.millis(ms);
+          summary.append(b.run(rounds, pageSize, ms));
+        }
       } finally {
         b.pool.shutdownNow();
       }
+      System.out.println();
+      System.out.print(summary);
     }
     System.exit(0); // DynamoDB Local leaves a non-daemon thread behind
   }
 
-  private void run(int rounds, int pageSize) throws Exception {
-    loadStowage(OTHERS, "active");
-    loadRaw(OTHERS, "active");
-    // One warm-up round, not counted: class loading and JIT on every path.
+  private String run(int rounds, int pageSize, double roundTripMs) throws Exception {
+    String model =
+        roundTripMs > 0
+            ? String.format(
+                Locale.ROOT,
+                "modelled round trip: every request of every side waits %s ms before it is sent",
+                fmt(roundTripMs))
+            : "no modelled round trip";
+    System.out.println("-- " + model);
     Map<String, Runnable> sides = new LinkedHashMap<>();
     sides.put("stowage", this::stowage);
     sides.put("parallel", this::parallel);
@@ -135,6 +170,7 @@ public final class DeleteByIndexBench {
     Map<String, double[]> millis = new HashMap<>();
     sides.keySet().forEach(s -> millis.put(s, new double[rounds]));
     List<String> order = new ArrayList<>(sides.keySet());
+    // One warm-up round, not counted: class loading and JIT on every path.
     for (int round = 0; round <= rounds; round++) {
       for (int i = 0; i < order.size(); i++) {
         String side = order.get((i + round) % order.size());
@@ -166,41 +202,52 @@ public final class DeleteByIndexBench {
             ms,
             requests,
             round == 0 ? " (warm-up)" : "");
+        System.out.flush();
         if (round > 0) {
           millis.get(side)[round - 1] = ms;
         }
       }
     }
-    String params = "{items=" + ITEMS + ", pageSize=" + pageSize + "}";
-    System.out.println();
-    System.out.println("medians of " + rounds + " rounds");
-    System.out.print(Compare.header("(rounds min-max)"));
-    line(
-        "delete-by-index vs hand-written 4-thread parallel",
-        params,
-        millis.get("stowage"),
-        millis.get("parallel"),
-        Compare.Kind.TIME_AT_MOST,
-        1.25);
-    line(
-        "delete-by-index vs naive loop",
-        params,
-        millis.get("stowage"),
-        millis.get("naive"),
-        Compare.Kind.THROUGHPUT_AT_LEAST,
-        10.0);
-    line(
-        "  (hand-written parallel vs naive loop)",
-        params,
-        millis.get("parallel"),
-        millis.get("naive"),
-        Compare.Kind.THROUGHPUT_AT_LEAST,
-        Double.NaN);
+    String params =
+        "{items=" + ITEMS + ", pageSize=" + pageSize + ", rtt=" + fmt(roundTripMs) + "ms}";
+    StringBuilder out = new StringBuilder();
+    out.append("medians of ").append(rounds).append(" rounds, ").append(model).append('\n');
+    out.append(Compare.header("(rounds min-max)"));
+    out.append(
+        line(
+            "delete-by-index vs hand-written 4-thread parallel",
+            params,
+            millis.get("stowage"),
+            millis.get("parallel"),
+            Compare.Kind.TIME_AT_MOST,
+            1.25));
+    out.append(
+        line(
+            "delete-by-index vs naive loop",
+            params,
+            millis.get("stowage"),
+            millis.get("naive"),
+            Compare.Kind.THROUGHPUT_AT_LEAST,
+            10.0));
+    out.append(
+        line(
+            "  (hand-written parallel vs naive loop)",
+            params,
+            millis.get("parallel"),
+            millis.get("naive"),
+            Compare.Kind.THROUGHPUT_AT_LEAST,
+            Double.NaN));
+    out.append('\n');
+    return out.toString();
   }
 
-  private static void line(
+  private static String fmt(double ms) {
+    return ms == Math.rint(ms) ? Long.toString((long) ms) : Double.toString(ms);
+  }
+
+  private static String line(
       String title, String params, double[] s, double[] a, Compare.Kind kind, double target) {
-    System.out.print(Compare.roundsLine(title, params, s, a, "ms/op", kind, target, kind.label));
+    return Compare.roundsLine(title, params, s, a, "ms/op", kind, target, kind.label);
   }
 
   // ---- the three sides ----
@@ -343,8 +390,21 @@ public final class DeleteByIndexBench {
                       .build())
               .count();
     } else {
-      matches = raw.scan(r -> r.tableName(RAW_TABLE).select("COUNT")).count() - OTHERS;
-      others = OTHERS;
+      matches = 0;
+      others = 0;
+      for (Map<String, AttributeValue> item :
+          raw.scanPaginator(
+                  r ->
+                      r.tableName(RAW_TABLE)
+                          .projectionExpression("#s")
+                          .expressionAttributeNames(Map.of("#s", "status")))
+              .items()) {
+        if (item.get("status").s().equals("active")) {
+          others++;
+        } else {
+          matches++;
+        }
+      }
     }
     if (matches != 0 || others != OTHERS) {
       throw new IllegalStateException(

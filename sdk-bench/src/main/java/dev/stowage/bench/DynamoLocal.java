@@ -45,6 +45,16 @@ public final class DynamoLocal implements AutoCloseable {
    * @throws IllegalStateException if it cannot start, saying what is missing
    */
   public static DynamoLocal start() {
+    return start(null);
+  }
+
+  /**
+   * Starts DynamoDB Local with {@code extra} added to the client after the request counter (for
+   * example a {@link ModelledRoundTrip}), or none if it is null.
+   *
+   * @throws IllegalStateException if it cannot start, saying what is missing
+   */
+  public static DynamoLocal start(ExecutionInterceptor extra) {
     int port = freePort();
     DynamoDBProxyServer server;
     try {
@@ -67,7 +77,13 @@ public final class DynamoLocal implements AutoCloseable {
             .credentialsProvider(
                 StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
             .httpClient(Apache5HttpClient.create())
-            .overrideConfiguration(c -> c.addExecutionInterceptor(COUNTER))
+            .overrideConfiguration(
+                c -> {
+                  c.addExecutionInterceptor(COUNTER);
+                  if (extra != null) {
+                    c.addExecutionInterceptor(extra);
+                  }
+                })
             .build();
     return new DynamoLocal(server, client);
   }
