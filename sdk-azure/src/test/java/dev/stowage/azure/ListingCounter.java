@@ -28,6 +28,9 @@ final class ListingCounter implements HttpPipelinePolicy {
   /** When positive, the most entities an Azure page holds, as a service cutting pages short. */
   final AtomicInteger shortPages = new AtomicInteger();
 
+  /** When not null, only the listings of this Azure table count. */
+  volatile String onlyTable;
+
   private final boolean filteredOnly;
 
   /**
@@ -40,8 +43,10 @@ final class ListingCounter implements HttpPipelinePolicy {
   @Override
   public Mono<HttpResponse> process(HttpPipelineCallContext context, HttpPipelineNextPolicy next) {
     String url = context.getHttpRequest().getUrl().toString();
+    String table = onlyTable;
     if (context.getHttpRequest().getHttpMethod() != HttpMethod.GET
-        || (filteredOnly && !(url.contains("$filter") || url.contains("%24filter")))) {
+        || (filteredOnly && !(url.contains("$filter") || url.contains("%24filter")))
+        || (table != null && !url.contains("/" + table + "()"))) {
       return next.process();
     }
     listings.incrementAndGet();

@@ -9,6 +9,7 @@ import dev.stowage.KeySchema;
 import dev.stowage.Stowage;
 import dev.stowage.Table;
 import dev.stowage.TableSpec;
+import dev.stowage.azure.internal.TableNames;
 import dev.stowage.azure.internal.TransactionMeter;
 import dev.stowage.azure.internal.WriteStep;
 import dev.stowage.item.AttributeValue;
@@ -26,6 +27,7 @@ import dev.stowage.spi.QueryResult;
 import dev.stowage.spi.StoredItem;
 import dev.stowage.spi.StoredItems;
 import dev.stowage.spi.TableLayout;
+import dev.stowage.spi.TableRef;
 import dev.stowage.spi.WriteOp;
 import dev.stowage.test.Emulators;
 import java.nio.charset.StandardCharsets;
@@ -43,10 +45,10 @@ import org.junit.jupiter.api.parallel.Isolated;
 /**
  * What paging a table scan, an ascending partition query and an ascending index query costs: the
  * entities Azurite returns to listings (counted in the client's pipeline, from the response bodies;
- * an index query's point reads of its hits are not listings), for page limits around Azure's
- * 1,000-entity page. A driver page reads the entities it returns and at most one more, its
- * look-ahead to tell whether more follow, so paging reads each entity once plus one per page; every
- * item comes back exactly once, and a page says more follow only if an item does.
+ * for an index query, the listings of the index table: its hits' items are read apart), for page
+ * limits around Azure's 1,000-entity page. A driver page reads the entities it returns and at most
+ * one more, its look-ahead to tell whether more follow, so paging reads each entity once plus one
+ * per page; every item comes back exactly once, and a page says more follow only if an item does.
  */
 @Isolated
 class QueryPageReadsTest {
@@ -167,6 +169,9 @@ class QueryPageReadsTest {
    */
   static void checkDriver(Read read, int limit) {
     int azurePage = SHORT_PAGES.get() > 0 ? SHORT_PAGES.get() : 1000;
+    // An index page's hits are read from the item table (BatchReads); what is counted here is the
+    // read of the index itself.
+    COUNTER.onlyTable = read == Read.INDEX ? TableNames.indexTable(layout.ref()) : null;
     LISTINGS.set(0);
     ENTITIES.set(0);
     List<Long> seen = new ArrayList<>();
@@ -209,6 +214,10 @@ class QueryPageReadsTest {
    * plus a few per page.
    */
   static void checkTable(Read read, int limit) {
+    COUNTER.onlyTable =
+        read == Read.INDEX
+            ? TableNames.indexTable(new TableRef(table.namespace(), table.spec().name()))
+            : null;
     LISTINGS.set(0);
     ENTITIES.set(0);
     Function<String, Page> next =
@@ -281,6 +290,25 @@ class QueryPageReadsTest {
       }
     } finally {
       SHORT_PAGES.set(0);
+    }
+  }
+
+  /**
+   * The items an index page's hits name are read together: hits in one item partition, with one
+   * range read of the item table between the lowest and highest (not a point read each).
+   */
+  @Test
+  void anIndexPageReadsItsHitsItemsWithOneRangeRead() {
+    COUNTER.onlyTable = TableNames.dataTable(layout.ref());
+    LISTINGS.set(0);
+    ENTITIES.set(0);
+    try {
+      QueryResult r = driverPage(Read.INDEX, 100, null);
+      assertThat(r.items()).hasSize(100);
+      assertThat(LISTINGS.get()).as("range reads of the item table").isEqualTo(1);
+      assertThat(ENTITIES.get()).as("item entities read").isEqualTo(100);
+    } finally {
+      COUNTER.onlyTable = null;
     }
   }
 

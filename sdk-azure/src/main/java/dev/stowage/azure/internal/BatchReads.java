@@ -17,10 +17,11 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 
 /**
- * Batch gets. Azure has no multi-get, so keys are read with point reads, 8 in parallel; when
- * several keys share a partition of a table with a sort key, one range query between their smallest
- * and largest RowKey fetches them together, stopping after reading 4 rows per wanted key (sparse
- * keys then fall back to point reads), so a batch never reads much more than it returns.
+ * Batch gets, and the reads of the items an index page's hits name. Azure has no multi-get, so keys
+ * are read with point reads, 8 in parallel; when several keys share a partition of a table with a
+ * sort key, one range query between their smallest and largest RowKey fetches them together,
+ * stopping after reading 4 rows per wanted key (sparse keys then fall back to point reads), so a
+ * batch never reads much more than it returns.
  */
 public final class BatchReads {
   private static final int RANGE_MIN_KEYS = 4;

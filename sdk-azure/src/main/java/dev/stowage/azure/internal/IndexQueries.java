@@ -18,7 +18,7 @@ import java.util.Comparator;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
 
 /**
  * Index queries of the Azure driver ({@link Queries} takes primary queries and scans).
@@ -142,9 +142,10 @@ final class IndexQueries {
 
   /**
    * Takes pending entries from the head of {@code pending} until {@code items} would hold {@code
-   * limit}, reads their items in one go and adds each item whose entry still matches it; an entry
-   * whose item is gone or no longer carries it goes to {@code garbage}, for the caller to delete,
-   * unless its write may still land ({@link IndexEntries#isGarbage}).
+   * limit}, reads their items in one go (a range read per item partition where several share one)
+   * and adds each item whose entry still matches it; an entry whose item is gone or no longer
+   * carries it goes to {@code garbage}, for the caller to delete, unless its write may still land
+   * ({@link IndexEntries#isGarbage}).
    */
   private void readPendingItems(
       TableLayout layout,
@@ -158,11 +159,13 @@ final class IndexQueries {
     while (!pending.isEmpty() && chunk.size() < limit - items.size()) {
       chunk.add(pending.poll());
     }
-    List<Optional<Row>> found =
-        queries.getAll(layout, chunk.stream().map(x -> x.entry().key()).toList());
-    for (int i = 0; i < chunk.size(); i++) {
-      Row row = found.get(i).orElse(null);
-      Parsed p = chunk.get(i);
+    // The hits of one item partition are read together (one range read between the lowest and
+    // highest, see BatchReads), so a page costs about one request per partition its hits fall in
+    // rather than one per hit.
+    Map<Key, Row> found =
+        queries.batchReads().rows(layout, chunk.stream().map(x -> x.entry().key()).toList());
+    for (Parsed p : chunk) {
+      Row row = found.get(p.entry().key());
       if (IndexEntries.matches(il, partition, p.entry(), row)) {
         items.add(row.stored());
       } else if (IndexEntries.isGarbage(p.raw(), row) || abandoned(p)) {
