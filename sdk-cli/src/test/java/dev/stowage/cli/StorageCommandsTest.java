@@ -175,4 +175,32 @@ class StorageCommandsTest {
     assertThat(missing.code()).isEqualTo(2);
     assertThat(missing.err()).contains("does not exist");
   }
+
+  @Test
+  void readingEncryptedValuesWithoutDeclaringThemSaysHowToReadThem() {
+    Cli.Result put =
+        run(
+            "put",
+            "--create-table",
+            "--keyset",
+            keyset.toString(),
+            "--item",
+            "{\"id\":\"p1\",\"ssn\":\"s1\",\"name\":\"Ada\"}");
+    assertThat(put.code()).as(put.err()).isZero();
+    Cli.Result get = Cli.run("get", "--store", STORE, "--pk", "id:S", "--key", "p1");
+    assertThat(get.code()).as(get.err()).isZero();
+    assertThat(get.out()).contains("\"ssn\":{\"$b\":\"9VMB").contains("\"name\":\"Ada\"");
+    assertThat(get.err())
+        .contains(
+            "attribute 'ssn' holds values Stowage encrypted, shown as stored; to read them,"
+                + " declare them (--encrypted ssn) and give --keyset FILE");
+    Cli.Result query = Cli.run("query", "--store", STORE, "--pk", "id:S", "--partition", "p1");
+    assertThat(query.err()).contains("attribute 'ssn' holds values Stowage encrypted");
+    Cli.Result scan = Cli.run("scan", "--store", STORE, "--pk", "id:S");
+    assertThat(scan.err()).contains("attribute 'ssn' holds values Stowage encrypted");
+    // Declared and decrypted: nothing to say.
+    Cli.Result declared = run("get", "--keyset", keyset.toString(), "--key", "p1");
+    assertThat(declared.out()).contains("\"ssn\":\"s1\"");
+    assertThat(declared.err()).doesNotContain("note:");
+  }
 }

@@ -46,6 +46,11 @@ public final class GetCommand implements Callable<Integer> {
         return 1;
       }
       main.out().println(output.render(item.get()));
+      if (!raw) {
+        UndeclaredEncryption hint = new UndeclaredEncryption(store.spec());
+        hint.look(item.get());
+        hint.report(main.err());
+      }
       return 0;
     }
   }

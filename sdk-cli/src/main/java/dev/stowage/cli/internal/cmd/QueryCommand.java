@@ -56,10 +56,14 @@ public final class QueryCommand implements Callable<Integer> {
       Table t = store.table();
       Page page = cursor != null ? t.page(cursor) : t.query(query.build(limit, t.spec()));
       long n = 0;
+      UndeclaredEncryption hint = new UndeclaredEncryption(store.spec());
       while (true) {
         List<Item> items = raw ? RawReads.storedForms(store, page.items()) : page.items();
         for (Item i : items) {
           main.out().println(output.render(i));
+          if (!raw) {
+            hint.look(i);
+          }
         }
         n += items.size();
         boolean desc = query.descending;
@@ -75,6 +79,7 @@ public final class QueryCommand implements Callable<Integer> {
       info.put("hasAfter", page.hasAfter());
       info.put("after", page.after().orElse(null));
       main.err().println(Json.write(info));
+      hint.report(main.err());
       return 0;
     }
   }

@@ -40,6 +40,7 @@ public final class ScanCommand implements Callable<Integer> {
     }
     try (OpenedStore store = table.open()) {
       long n = 0;
+      UndeclaredEncryption hint = new UndeclaredEncryption(store.spec());
       if (raw) {
         store.table();
         Key start = null;
@@ -65,6 +66,7 @@ public final class ScanCommand implements Callable<Integer> {
               break;
             }
             main.out().println(output.render(i));
+            hint.look(i);
           }
           if (n >= max || !page.hasAfter() || page.after().isEmpty()) {
             break;
@@ -73,6 +75,7 @@ public final class ScanCommand implements Callable<Integer> {
         }
       }
       main.err().println("scanned " + Math.min(n, max) + " item(s)");
+      hint.report(main.err());
       return 0;
     }
   }
