@@ -151,62 +151,11 @@ public final class MemoryDriver implements StorageDriver {
               + layout.ref()
               + "' does not exist; create it with Stowage.ensureTable (opening never creates)");
     }
-    List<String> problems = new java.util.ArrayList<>();
-    if (!existing.layout.keySchema().equals(layout.keySchema())) {
-      problems.add(
-          "key schema is " + existing.layout.keySchema() + ", the spec says " + layout.keySchema());
-    }
-    for (var index : layout.indexes()) {
-      var live = existing.layout.index(index.name()).orElse(null);
-      if (live == null) {
-        // ensureTable fills a native index from the stored items; one Stowage maintains is filled
-        // by the backfill job, as on every backend.
-        problems.add(
-            "index '"
-                + index.name()
-                + "' is missing ("
-                + (index.isNative()
-                    ? "Stowage.ensureTable adds it and indexes the stored items"
-                    : "Stowage.ensureTable adds it; Table.backfillIndexes indexes the items written"
-                        + " before")
-                + ")");
-      } else if ((index.isNative() || live.isNative()) && !sameKeys(index, live)) {
-        problems.add(
-            "index '"
-                + index.name()
-                + "' is "
-                + describe(live)
-                + ", the spec says "
-                + describe(index));
-      }
-    }
+    List<String> problems = layout.differencesFrom(existing.layout);
     if (!problems.isEmpty()) {
       throw new InvalidRequestException(
           "table '" + layout.ref() + "' disagrees with its spec: " + String.join("; ", problems));
     }
-  }
-
-  /** Whether two layouts of an index index the same attributes the same way. */
-  static boolean sameKeys(dev.stowage.spi.IndexLayout a, dev.stowage.spi.IndexLayout b) {
-    return java.util.Objects.equals(a.nativeName(), b.nativeName())
-        && a.partitionAttribute().equals(b.partitionAttribute())
-        && a.partitionType() == b.partitionType()
-        && java.util.Objects.equals(a.sortAttribute(), b.sortAttribute())
-        && a.sortType() == b.sortType();
-  }
-
-  private static String describe(dev.stowage.spi.IndexLayout i) {
-    if (!i.isNative()) {
-      return "an index Stowage maintains";
-    }
-    return "native index '"
-        + i.nativeName()
-        + "' on "
-        + i.partitionAttribute()
-        + " ("
-        + i.partitionType()
-        + ")"
-        + (i.sortAttribute() == null ? "" : ", " + i.sortAttribute() + " (" + i.sortType() + ")");
   }
 
   @Override

@@ -153,7 +153,7 @@ final class MemoryTable {
     java.util.Set<String> rebuilt = new java.util.HashSet<>();
     for (IndexLayout i : next) {
       IndexLayout old = layout.index(i.name()).orElse(null);
-      if (old == null || !MemoryDriver.sameKeys(old, i)) {
+      if (old == null || !old.sameKeys(i)) {
         indexes.put(i.name(), new ConcurrentHashMap<>());
         rebuilt.add(i.name());
       }
@@ -197,7 +197,7 @@ final class MemoryTable {
       return false;
     }
     for (int i = 0; i < a.length; i++) {
-      if (!a[i].name().equals(b[i].name()) || !MemoryDriver.sameKeys(a[i], b[i])) {
+      if (!a[i].name().equals(b[i].name()) || !a[i].sameKeys(b[i])) {
         return false;
       }
     }

@@ -106,6 +106,33 @@ public record IndexLayout(
   }
 
   /**
+   * True if {@code other} indexes the same attributes the same way (the same native index, or both
+   * maintained by Stowage over the same synthesized attributes); the projection may differ.
+   */
+  public boolean sameKeys(IndexLayout other) {
+    return Objects.equals(nativeName, other.nativeName)
+        && partitionAttribute.equals(other.partitionAttribute)
+        && partitionType == other.partitionType
+        && Objects.equals(sortAttribute, other.sortAttribute)
+        && sortType == other.sortType;
+  }
+
+  /** What the index is, for messages: "an index Stowage maintains" or the native index's keys. */
+  public String describe() {
+    if (!isNative()) {
+      return "an index Stowage maintains";
+    }
+    return "native index '"
+        + nativeName
+        + "' on "
+        + partitionAttribute
+        + " ("
+        + partitionType
+        + ")"
+        + (sortAttribute == null ? "" : ", " + sortAttribute + " (" + sortType + ")");
+  }
+
+  /**
    * True if a backend puts {@code item} (in stored form) in this index: it holds a value of {@link
    * #partitionType()} in {@link #partitionAttribute()} and, when the index has a sort attribute,
    * one of {@link #sortType()} in {@link #sortAttribute()}. Indexes are sparse: an item lacking

@@ -48,6 +48,44 @@ public record TableLayout(
     return indexes.stream().anyMatch(IndexLayout::isNative);
   }
 
+  /**
+   * How the layout a backend keeps for a table ({@code stored}) falls short of this one, as
+   * sentences for an error message (none: it serves this layout): another key schema, an index
+   * missing, or a native index keyed otherwise on either side. For drivers that record layouts
+   * themselves and check them when a table is opened.
+   */
+  public java.util.List<String> differencesFrom(TableLayout stored) {
+    java.util.List<String> problems = new java.util.ArrayList<>();
+    if (!stored.keySchema().equals(keySchema)) {
+      problems.add("key schema is " + stored.keySchema() + ", the spec says " + keySchema);
+    }
+    for (IndexLayout index : indexes) {
+      IndexLayout was = stored.index(index.name()).orElse(null);
+      if (was == null) {
+        // ensureTable fills a native index from the stored items; one Stowage maintains is filled
+        // by the backfill job, as on every backend.
+        problems.add(
+            "index '"
+                + index.name()
+                + "' is missing ("
+                + (index.isNative()
+                    ? "Stowage.ensureTable adds it and indexes the stored items"
+                    : "Stowage.ensureTable adds it; Table.backfillIndexes indexes the items written"
+                        + " before")
+                + ")");
+      } else if ((index.isNative() || was.isNative()) && !index.sameKeys(was)) {
+        problems.add(
+            "index '"
+                + index.name()
+                + "' is "
+                + was.describe()
+                + ", the spec says "
+                + index.describe());
+      }
+    }
+    return problems;
+  }
+
   /** The index with this name. */
   public Optional<IndexLayout> index(String name) {
     return indexes.stream().filter(i -> i.name().equals(name)).findFirst();

@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -94,7 +93,7 @@ public final class Tables {
     List<IndexLayout> rebuild = new ArrayList<>();
     for (IndexLayout i : layout.indexes()) {
       IndexLayout was = old.index(i.name()).orElse(null);
-      if (was == null || !sameKeys(was, i)) {
+      if (was == null || !was.sameKeys(i)) {
         rebuild.add(i);
       }
     }
@@ -158,34 +157,7 @@ public final class Tables {
               + "' does not exist; create it with Stowage.ensureTable (opening never creates)");
     }
     TableLayout live = existing.layout();
-    List<String> problems = new ArrayList<>();
-    if (!live.keySchema().equals(layout.keySchema())) {
-      problems.add("key schema is " + live.keySchema() + ", the spec says " + layout.keySchema());
-    }
-    for (IndexLayout index : layout.indexes()) {
-      IndexLayout was = live.index(index.name()).orElse(null);
-      if (was == null) {
-        // ensureTable fills a native index from the stored items; one Stowage maintains is filled
-        // by the backfill job, as on every backend.
-        problems.add(
-            "index '"
-                + index.name()
-                + "' is missing ("
-                + (index.isNative()
-                    ? "Stowage.ensureTable adds it and indexes the stored items"
-                    : "Stowage.ensureTable adds it; Table.backfillIndexes indexes the items written"
-                        + " before")
-                + ")");
-      } else if ((index.isNative() || was.isNative()) && !sameKeys(index, was)) {
-        problems.add(
-            "index '"
-                + index.name()
-                + "' is "
-                + describe(was)
-                + ", the spec says "
-                + describe(index));
-      }
-    }
+    List<String> problems = layout.differencesFrom(live);
     if (!problems.isEmpty()) {
       throw new InvalidRequestException(
           "table '" + layout.ref() + "' disagrees with its spec: " + String.join("; ", problems));
@@ -209,28 +181,5 @@ public final class Tables {
       }
     }
     layouts.remove(t.id());
-  }
-
-  /** Whether two layouts of an index index the same attributes the same way. */
-  static boolean sameKeys(IndexLayout a, IndexLayout b) {
-    return Objects.equals(a.nativeName(), b.nativeName())
-        && a.partitionAttribute().equals(b.partitionAttribute())
-        && a.partitionType() == b.partitionType()
-        && Objects.equals(a.sortAttribute(), b.sortAttribute())
-        && a.sortType() == b.sortType();
-  }
-
-  private static String describe(IndexLayout i) {
-    if (!i.isNative()) {
-      return "an index Stowage maintains";
-    }
-    return "native index '"
-        + i.nativeName()
-        + "' on "
-        + i.partitionAttribute()
-        + " ("
-        + i.partitionType()
-        + ")"
-        + (i.sortAttribute() == null ? "" : ", " + i.sortAttribute() + " (" + i.sortType() + ")");
   }
 }
