@@ -45,6 +45,12 @@ class StorageCommandsTest {
     return Cli.run(all.toArray(String[]::new));
   }
 
+  /** Puts an item with {@code ssn} encrypted under the keyset in {@code keys}. */
+  private void putEncrypted(Path keys, String json) {
+    Cli.Result put = run("put", "--create-table", "--keyset", keys.toString(), "--item", json);
+    assertThat(put.code()).as(put.err()).isZero();
+  }
+
   @Test
   void encryptedValuesNeedTheKeysetAndRawShowsEnvelopes() {
     Cli.Result noKeys = run("put", "--create-table", "--item", "{\"id\":\"p1\",\"ssn\":\"123\"}");
@@ -107,15 +113,7 @@ class StorageCommandsTest {
   @Test
   void reencryptMovesValuesToTheNewPrimaryKey() throws Exception {
     for (int i = 0; i < 25; i++) {
-      Cli.Result put =
-          run(
-              "put",
-              "--create-table",
-              "--keyset",
-              keyset.toString(),
-              "--item",
-              "{\"id\":\"p" + i + "\",\"ssn\":\"s" + i + "\"}");
-      assertThat(put.code()).as(put.err()).isZero();
+      putEncrypted(keyset, "{\"id\":\"p" + i + "\",\"ssn\":\"s" + i + "\"}");
     }
     Path rotated = Keysets.write(dir.resolve("rotated.json"), Keysets.rotate(handle));
     Cli.Result dry =
@@ -147,15 +145,7 @@ class StorageCommandsTest {
     assertThat(again.code()).isEqualTo(2);
     assertThat(again.err()).contains(made + " exists; give another --out, or --rotate");
     for (int i = 0; i < 3; i++) {
-      Cli.Result put =
-          run(
-              "put",
-              "--create-table",
-              "--keyset",
-              made.toString(),
-              "--item",
-              "{\"id\":\"p" + i + "\",\"ssn\":\"s" + i + "\"}");
-      assertThat(put.code()).as(put.err()).isZero();
+      putEncrypted(made, "{\"id\":\"p" + i + "\",\"ssn\":\"s" + i + "\"}");
     }
     String before = java.nio.file.Files.readString(made);
 
@@ -178,15 +168,7 @@ class StorageCommandsTest {
 
   @Test
   void readingEncryptedValuesWithoutDeclaringThemSaysHowToReadThem() {
-    Cli.Result put =
-        run(
-            "put",
-            "--create-table",
-            "--keyset",
-            keyset.toString(),
-            "--item",
-            "{\"id\":\"p1\",\"ssn\":\"s1\",\"name\":\"Ada\"}");
-    assertThat(put.code()).as(put.err()).isZero();
+    putEncrypted(keyset, "{\"id\":\"p1\",\"ssn\":\"s1\",\"name\":\"Ada\"}");
     Cli.Result get = Cli.run("get", "--store", STORE, "--pk", "id:S", "--key", "p1");
     assertThat(get.code()).as(get.err()).isZero();
     assertThat(get.out()).contains("\"ssn\":{\"$b\":\"9VMB").contains("\"name\":\"Ada\"");
