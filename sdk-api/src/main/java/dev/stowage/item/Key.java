@@ -50,6 +50,21 @@ public final class Key implements Comparable<Key> {
     return of(AttributeValue.of(partition), AttributeValue.of(sort));
   }
 
+  /** A number partition key. */
+  public static Key of(long partition) {
+    return of(AttributeValue.of(partition));
+  }
+
+  /** A number partition key with a number sort key. */
+  public static Key of(long partition, long sort) {
+    return of(AttributeValue.of(partition), AttributeValue.of(sort));
+  }
+
+  /** A number partition key with a string sort key. */
+  public static Key of(long partition, String sort) {
+    return of(AttributeValue.of(partition), AttributeValue.of(sort));
+  }
+
   /** The partition value. */
   public KeyValue partition() {
     return partition;

@@ -74,9 +74,29 @@ public sealed interface Condition
     return new Compare(attribute, Op.NE, value);
   }
 
+  /** attribute != value (true when the attribute is absent). */
+  static Condition ne(String attribute, String value) {
+    return ne(attribute, AttributeValue.of(value));
+  }
+
+  /** attribute != value (true when the attribute is absent). */
+  static Condition ne(String attribute, long value) {
+    return ne(attribute, AttributeValue.of(value));
+  }
+
   /** attribute &lt; value. */
   static Condition lt(String attribute, KeyValue value) {
     return new Compare(attribute, Op.LT, value);
+  }
+
+  /** attribute &lt; value. */
+  static Condition lt(String attribute, String value) {
+    return lt(attribute, AttributeValue.of(value));
+  }
+
+  /** attribute &lt; value. */
+  static Condition lt(String attribute, long value) {
+    return lt(attribute, AttributeValue.of(value));
   }
 
   /** attribute &lt;= value. */
@@ -84,14 +104,44 @@ public sealed interface Condition
     return new Compare(attribute, Op.LE, value);
   }
 
+  /** attribute &lt;= value. */
+  static Condition le(String attribute, String value) {
+    return le(attribute, AttributeValue.of(value));
+  }
+
+  /** attribute &lt;= value. */
+  static Condition le(String attribute, long value) {
+    return le(attribute, AttributeValue.of(value));
+  }
+
   /** attribute &gt; value. */
   static Condition gt(String attribute, KeyValue value) {
     return new Compare(attribute, Op.GT, value);
   }
 
+  /** attribute &gt; value. */
+  static Condition gt(String attribute, String value) {
+    return gt(attribute, AttributeValue.of(value));
+  }
+
+  /** attribute &gt; value. */
+  static Condition gt(String attribute, long value) {
+    return gt(attribute, AttributeValue.of(value));
+  }
+
   /** attribute &gt;= value. */
   static Condition ge(String attribute, KeyValue value) {
     return new Compare(attribute, Op.GE, value);
+  }
+
+  /** attribute &gt;= value. */
+  static Condition ge(String attribute, String value) {
+    return ge(attribute, AttributeValue.of(value));
+  }
+
+  /** attribute &gt;= value. */
+  static Condition ge(String attribute, long value) {
+    return ge(attribute, AttributeValue.of(value));
   }
 
   /** low &lt;= attribute &lt;= high. */
