@@ -35,8 +35,18 @@ public record WriteOptions(Condition condition, String requestId) {
     return new WriteOptions(condition, null);
   }
 
-  /** Only a request id; {@code null} gives {@link #NONE}, a write that is not idempotent. */
+  /**
+   * Only a request id.
+   *
+   * @throws NullPointerException if {@code requestId} is null: a write asked to be idempotent
+   *     without an id would silently not be (use {@link #NONE} for a write that is not)
+   */
   public static WriteOptions idempotent(String requestId) {
+    if (requestId == null) {
+      throw new NullPointerException(
+          "requestId is null: an idempotent write needs the caller's id for the request (use"
+              + " WriteOptions.NONE for a write that is not idempotent)");
+    }
     return new WriteOptions(null, requestId);
   }
 
